@@ -1,0 +1,59 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/oltp"
+)
+
+// authenticate resolves the bearer token to a live key. Keys are looked up
+// on every request (never cached), so a revoked key fails on the next one.
+func (s *server) authenticate(ctx context.Context, r *http.Request) (*oltp.APIKey, error) {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return nil, sightline.Errorf(sightline.CodeUnauthorized, "An API key is required: send Authorization: Bearer <key>.")
+	}
+	key, err := oltp.LookupKey(ctx, s.pool, strings.TrimSpace(token))
+	if errors.Is(err, oltp.ErrKeyNotFound) {
+		return nil, sightline.Errorf(sightline.CodeUnauthorized, "The API key is invalid or revoked.")
+	}
+	return key, err
+}
+
+// authorize checks what the route needs beyond a valid key: the capability,
+// and on organization routes a live, active membership in an organization
+// the key's scope covers, with at least the route's role. A key only ever
+// narrows its owner's access, so a member whose role is too low for the
+// operation is refused as a key without the capability would be.
+func (s *server) authorize(ctx context.Context, rt *route, req *request) error {
+	if !req.key.Has(rt.capability) {
+		return sightline.Errorf(sightline.CodeCapabilityRequired, "This API key lacks the %q capability.", rt.capability)
+	}
+	if rt.role == "" {
+		return nil
+	}
+	orgID, err := req.pathUUID("organizationId", sightline.CodeOrganizationNotFound)
+	if err != nil {
+		return err
+	}
+	if !req.key.Covers(orgID) {
+		return sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found.")
+	}
+	role, ok, err := oltp.MemberRole(ctx, s.pool, orgID, req.key.User.ID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found.")
+	}
+	if !role.AtLeast(rt.role) {
+		return sightline.Errorf(sightline.CodeCapabilityRequired,
+			"This operation needs the %s role in the organization; the key's owner is %s.", rt.role, role)
+	}
+	req.organizationID, req.role = orgID, role
+	return nil
+}

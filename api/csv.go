@@ -1,0 +1,149 @@
+package api
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sightline/sightline"
+)
+
+// Listings answer text/csv when the Accept header prefers it to JSON: the
+// same page, no total. Columns are the JSON fields of a row in order; list
+// values are joined with "; "; a cell that a spreadsheet would run as a
+// formula (starting with = + - @) is prefixed with an apostrophe.
+
+// listing is the JSON shape of every generic listing.
+type listing[T any] struct {
+	Page   []T `json:"page"`
+	Total  int `json:"total"`
+	Limit  int `json:"limit"`
+	Offset int `json:"offset"`
+}
+
+func (l listing[T]) csvRows() []any {
+	rows := make([]any, len(l.Page))
+	for i := range l.Page {
+		rows[i] = l.Page[i]
+	}
+	return rows
+}
+
+// rowType lets an empty page still produce its header line.
+func (l listing[T]) rowType() reflect.Type { return reflect.TypeFor[T]() }
+
+// csvListing is implemented by every listing body.
+type csvListing interface {
+	csvRows() []any
+	rowType() reflect.Type
+}
+
+// wantsCSV reports whether the Accept header ranks text/csv above JSON.
+func wantsCSV(accept string) bool {
+	bestCSV, bestJSON := -1.0, -1.0
+	for _, part := range strings.Split(accept, ",") {
+		mediaType, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+		if err != nil {
+			continue
+		}
+		q := 1.0
+		if v, ok := params["q"]; ok {
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				q = f
+			}
+		}
+		switch mediaType {
+		case "text/csv":
+			bestCSV = max(bestCSV, q)
+		case "application/json", "application/*", "*/*":
+			bestJSON = max(bestJSON, q)
+		}
+	}
+	return bestCSV > 0 && bestCSV > bestJSON
+}
+
+// encodeCSV renders the listing's page.
+func encodeCSV(l csvListing) ([]byte, error) {
+	t := l.rowType()
+	var columns []int
+	var header []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "" || name == "-" {
+			continue
+		}
+		columns = append(columns, i)
+		header = append(header, name)
+	}
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	if err := w.Write(header); err != nil {
+		return nil, err
+	}
+	for _, row := range l.csvRows() {
+		v := reflect.ValueOf(row)
+		record := make([]string, len(columns))
+		for j, i := range columns {
+			cell, err := csvCell(v.Field(i))
+			if err != nil {
+				return nil, fmt.Errorf("column %s: %w", header[j], err)
+			}
+			record[j] = escapeFormula(cell)
+		}
+		if err := w.Write(record); err != nil {
+			return nil, err
+		}
+	}
+	w.Flush()
+	return buf.Bytes(), w.Error()
+}
+
+func csvCell(v reflect.Value) (string, error) {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return "", nil
+		}
+		v = v.Elem()
+	}
+	if t, ok := v.Interface().(time.Time); ok {
+		return t.UTC().Format(sightline.TimestampLayout), nil
+	}
+	if s, ok := v.Interface().(fmt.Stringer); ok && v.Kind() != reflect.Slice {
+		return s.String(), nil
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return v.String(), nil
+	case reflect.Slice:
+		parts := make([]string, v.Len())
+		for i := range parts {
+			p, err := csvCell(v.Index(i))
+			if err != nil {
+				return "", err
+			}
+			parts[i] = p
+		}
+		return strings.Join(parts, "; "), nil
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return fmt.Sprint(v.Interface()), nil
+	}
+	b, err := json.Marshal(v.Interface())
+	return string(b), err
+}
+
+// escapeFormula defuses spreadsheet formula injection.
+func escapeFormula(cell string) string {
+	if cell != "" && strings.ContainsRune("=+-@", rune(cell[0])) {
+		return "'" + cell
+	}
+	return cell
+}

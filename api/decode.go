@@ -1,0 +1,291 @@
+package api
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-playground/validator/v10"
+	"github.com/google/uuid"
+
+	"github.com/sightline/sightline"
+)
+
+// Request bodies are decoded strictly, in one pass that reports every
+// problem at once:
+//   - a body that is not JSON is a bad_request;
+//   - a field the operation does not know is unknown_field, at any depth;
+//   - a value of the wrong JSON type (null included, unless the Go field
+//     is a pointer) is invalid_type;
+//   - a field tagged `required:"true"` that is absent is missing_field;
+//   - `validate` tags (go-playground/validator) check values, their tags
+//     mapping to detail codes in detailCodeOf.
+//
+// Field names in details are JSON paths: name, competitors[1].brandNames[0].
+
+// decodeBody decodes body into a new T.
+func decodeBody[T any](body []byte) (*T, error) {
+	if !json.Valid(body) {
+		return nil, sightline.Errorf(sightline.CodeBadRequest, "The request body is not valid JSON.")
+	}
+	var out T
+	errs := sightline.ValidationErrors{}
+	decodeValue(json.RawMessage(body), reflect.ValueOf(&out).Elem(), "", errs)
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	if err := validateStruct(&out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// decodeValue decodes raw into v, recording problems under path.
+func decodeValue(raw json.RawMessage, v reflect.Value, path string, errs sightline.ValidationErrors) {
+	isNull := bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
+	if v.Kind() == reflect.Pointer {
+		if isNull {
+			v.SetZero()
+			return
+		}
+		v.Set(reflect.New(v.Type().Elem()))
+		decodeValue(raw, v.Elem(), path, errs)
+		return
+	}
+	if isNull {
+		errs.Add(fieldName(path), sightline.DetailInvalidType, "must not be null; expected %s", jsonTypeName(v.Type()))
+		return
+	}
+	if _, custom := v.Addr().Interface().(json.Unmarshaler); custom {
+		if err := json.Unmarshal(raw, v.Addr().Interface()); err != nil {
+			errs.Add(fieldName(path), sightline.DetailInvalidType, "expected %s", jsonTypeName(v.Type()))
+		}
+		return
+	}
+	if _, text := v.Addr().Interface().(encoding.TextUnmarshaler); text {
+		decodeText(raw, v, path, errs)
+		return
+	}
+	switch v.Kind() {
+	case reflect.Struct:
+		decodeObject(raw, v, path, errs)
+	case reflect.Slice:
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			errs.Add(fieldName(path), sightline.DetailInvalidType, "expected %s", jsonTypeName(v.Type()))
+			return
+		}
+		v.Set(reflect.MakeSlice(v.Type(), len(items), len(items)))
+		for i, item := range items {
+			decodeValue(item, v.Index(i), path+"["+strconv.Itoa(i)+"]", errs)
+		}
+	default:
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		if err := dec.Decode(v.Addr().Interface()); err != nil {
+			errs.Add(fieldName(path), sightline.DetailInvalidType, "expected %s", jsonTypeName(v.Type()))
+		}
+	}
+}
+
+// decodeText decodes a JSON string through the type's UnmarshalText, so that
+// a uuid that is a string but no uuid says invalid_uuid, not invalid_type.
+func decodeText(raw json.RawMessage, v reflect.Value, path string, errs sightline.ValidationErrors) {
+	var text string
+	if err := json.Unmarshal(raw, &text); err != nil {
+		errs.Add(fieldName(path), sightline.DetailInvalidType, "expected %s", jsonTypeName(v.Type()))
+		return
+	}
+	if err := v.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(text)); err != nil {
+		if v.Type() == reflect.TypeFor[uuid.UUID]() {
+			errs.Add(fieldName(path), sightline.DetailInvalidUUID, "must be a uuid")
+		} else {
+			errs.Add(fieldName(path), sightline.DetailInvalidValue, "is not a valid value")
+		}
+	}
+}
+
+func decodeObject(raw json.RawMessage, v reflect.Value, path string, errs sightline.ValidationErrors) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		if path == "" {
+			errs.Add("body", sightline.DetailInvalidType, "the body must be a JSON object")
+		} else {
+			errs.Add(path, sightline.DetailInvalidType, "expected an object")
+		}
+		return
+	}
+	known := structFields(v.Type())
+	for name, value := range fields {
+		f, ok := known[name]
+		if !ok {
+			errs.Add(join(path, name), sightline.DetailUnknownField, "is not a field of this request")
+			continue
+		}
+		decodeValue(value, v.Field(f.index), join(path, name), errs)
+	}
+	for name, f := range known {
+		if _, present := fields[name]; f.required && !present {
+			errs.Add(join(path, name), sightline.DetailMissingField, "is required")
+		}
+	}
+}
+
+type structField struct {
+	index    int
+	required bool
+}
+
+var fieldCache sync.Map // reflect.Type -> map[string]structField
+
+func structFields(t reflect.Type) map[string]structField {
+	if cached, ok := fieldCache.Load(t); ok {
+		return cached.(map[string]structField)
+	}
+	fields := map[string]structField{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "" || name == "-" {
+			continue
+		}
+		fields[name] = structField{index: i, required: f.Tag.Get("required") == "true"}
+	}
+	fieldCache.Store(t, fields)
+	return fields
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func fieldName(path string) string {
+	if path == "" {
+		return "body"
+	}
+	return path
+}
+
+func jsonTypeName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == reflect.TypeFor[uuid.UUID]() {
+		return "a uuid string"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return "a value of another type"
+}
+
+var validate = sync.OnceValue(func() *validator.Validate {
+	v := validator.New(validator.WithRequiredStructEnabled())
+	v.RegisterTagNameFunc(func(f reflect.StructField) string {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			return ""
+		}
+		return name
+	})
+	return v
+})
+
+// detailCodeOf maps a validator tag to the detail code it reports.
+var detailCodeOf = map[string]sightline.DetailCode{
+	"required": sightline.DetailMissingField,
+	"email":    sightline.DetailInvalidEmail,
+	"uuid":     sightline.DetailInvalidUUID,
+	"oneof":    sightline.DetailInvalidValue,
+	"min":      sightline.DetailOutOfRange,
+	"max":      sightline.DetailOutOfRange,
+	"len":      sightline.DetailOutOfRange,
+	"gte":      sightline.DetailOutOfRange,
+	"lte":      sightline.DetailOutOfRange,
+	"gt":       sightline.DetailOutOfRange,
+	"lt":       sightline.DetailOutOfRange,
+}
+
+func validateStruct(v any) error {
+	err := validate().Struct(v)
+	if err == nil {
+		return nil
+	}
+	var fieldErrs validator.ValidationErrors
+	if !asValidationErrors(err, &fieldErrs) {
+		return fmt.Errorf("validating request: %w", err)
+	}
+	errs := sightline.ValidationErrors{}
+	for _, fe := range fieldErrs {
+		_, path, _ := strings.Cut(fe.Namespace(), ".") // drop the struct's own name
+		code, ok := detailCodeOf[fe.Tag()]
+		if !ok {
+			code = sightline.DetailInvalidValue
+		}
+		errs.Add(path, code, "%s", validationMessage(fe))
+	}
+	return errs.Err()
+}
+
+func asValidationErrors(err error, out *validator.ValidationErrors) bool {
+	ve, ok := err.(validator.ValidationErrors)
+	if ok {
+		*out = ve
+	}
+	return ok
+}
+
+func validationMessage(fe validator.FieldError) string {
+	isText := fe.Kind() == reflect.String
+	switch fe.Tag() {
+	case "required":
+		return "is required"
+	case "email":
+		return "must be an email address"
+	case "uuid":
+		return "must be a uuid"
+	case "oneof":
+		return "must be one of: " + strings.ReplaceAll(fe.Param(), " ", ", ")
+	case "min", "gte":
+		if isText {
+			return "must have at least " + fe.Param() + " characters"
+		}
+		if fe.Kind() == reflect.Slice {
+			return "must have at least " + fe.Param() + " items"
+		}
+		return "must be at least " + fe.Param()
+	case "max", "lte":
+		if isText {
+			return "must have at most " + fe.Param() + " characters"
+		}
+		if fe.Kind() == reflect.Slice {
+			return "must have at most " + fe.Param() + " items"
+		}
+		return "must be at most " + fe.Param()
+	case "len":
+		if isText {
+			return "must have exactly " + fe.Param() + " characters"
+		}
+		return "must have exactly " + fe.Param() + " items"
+	}
+	return "is not valid (" + fe.Tag() + ")"
+}

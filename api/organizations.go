@@ -1,0 +1,57 @@
+package api
+
+import (
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/sightline/sightline/oltp"
+)
+
+func organizationListParams() []*openapi3.Parameter {
+	return append(pagingParams(),
+		openapi3.NewQueryParameter("search").WithSchema(stringSchema().WithMaxLength(100)),
+		openapi3.NewQueryParameter("status").WithSchema(enumOf("active", "archived")),
+		openapi3.NewQueryParameter("sortBy").WithSchema(enumOf("createdAt", "name").WithDefault("createdAt")),
+		openapi3.NewQueryParameter("sortOrder").WithSchema(enumOf("asc", "desc").WithDefault("desc")),
+	)
+}
+
+func (s *server) handleListOrganizations(r *request) (any, error) {
+	q := r.query
+	limit, offset := q.page()
+	f := oltp.OrganizationFilter{
+		UserID:     r.key.User.ID,
+		Search:     q.text("search", 100),
+		Status:     q.enum("status", "", "active", "archived"),
+		SortBy:     q.enum("sortBy", "createdAt", "createdAt", "name"),
+		Descending: q.enum("sortOrder", "desc", "asc", "desc") == "desc",
+		Limit:      limit,
+		Offset:     offset,
+	}
+	if err := q.err(); err != nil {
+		return nil, err
+	}
+	if !r.key.AllOrganizations {
+		f.OrganizationIDs = r.key.OrganizationIDs
+	}
+	page, total, err := oltp.ListOrganizations(r.Context(), s.pool, f)
+	if err != nil {
+		return nil, err
+	}
+	return listing[oltp.Organization]{Page: page, Total: total, Limit: limit, Offset: offset}, nil
+}
+
+func (s *server) handleGetOrganization(r *request) (any, error) {
+	return oltp.GetOrganization(r.Context(), s.pool, r.organizationID)
+}
+
+func (s *server) organizationSchema() *openapi3.Schema {
+	return s.component("Organization", object(props{
+		"id":           uuidSchema(),
+		"name":         stringSchema().WithMinLength(3).WithMaxLength(100),
+		"description":  nullable(stringSchema()),
+		"contactEmail": nullable(stringSchema().WithFormat("email")),
+		"imageUrl":     described(nullable(stringSchema()), "Read-only here."),
+		"status":       enumOf("active", "archived"),
+		"createdAt":    timeSchema(),
+	}, "id", "name", "description", "contactEmail", "imageUrl", "status", "createdAt"))
+}

@@ -1,0 +1,233 @@
+// Package api serves Sightline's HTTP JSON API. Every operation goes through
+// one pipeline: request id, logging and metrics; authentication and rate
+// limits; capability, membership and role checks; strict parameters and
+// bodies; idempotency for writes; JSON or CSV answers; and one error
+// envelope. routes.go lists every operation.
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/go-chi/chi/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/sightline/sightline"
+)
+
+// Pinger is a store whose reachability /readyz reports.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Deps is everything the API needs.
+type Deps struct {
+	Logger     *slog.Logger
+	Pool       *pgxpool.Pool
+	ClickHouse Pinger
+	// Registerer receives the API's metrics; Gatherer serves /metrics.
+	Registerer prometheus.Registerer
+	Gatherer   prometheus.Gatherer
+	Limits     Limits
+	// MaxBodyBytes caps request bodies; larger ones get 413.
+	MaxBodyBytes int64
+}
+
+// DefaultMaxBodyBytes fits the largest documented request (100 combinations
+// of long query texts) many times over.
+const DefaultMaxBodyBytes = 1 << 20
+
+type server struct {
+	logger   *slog.Logger
+	pool     *pgxpool.Pool
+	ch       Pinger
+	router   chi.Router
+	doc      *openapi3.T
+	metrics  *httpMetrics
+	gatherer prometheus.Gatherer
+	maxBody  int64
+
+	perUser, perKey, jobStarts *rateLimiter
+}
+
+// route is one operation: how it is served and how it is documented.
+type route struct {
+	method, pattern string
+	id, tag         string
+	summary         string
+	description     string
+
+	public     bool // no API key needed
+	capability sightline.Capability
+	// role, when set, makes the route organization-scoped: the path's
+	// {organizationId} must be visible to the key and the owner must hold
+	// at least this role there.
+	role sightline.Role
+
+	query    []*openapi3.Parameter
+	body     *openapi3.Schema // nil: the operation takes no body
+	write    bool
+	status   int
+	response *openapi3.Schema
+	csv      bool
+	// errors adds statuses beyond the pipeline's own, with what they mean.
+	errors map[int]string
+
+	read      readFunc
+	writeFunc writeFunc
+}
+
+// NewHandler builds the API.
+func NewHandler(deps Deps) (http.Handler, error) {
+	if deps.Limits == (Limits{}) {
+		deps.Limits = DefaultLimits
+	}
+	if deps.MaxBodyBytes == 0 {
+		deps.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	metrics, err := newHTTPMetrics(deps.Registerer)
+	if err != nil {
+		return nil, fmt.Errorf("registering http metrics: %w", err)
+	}
+	s := &server{
+		logger:   deps.Logger,
+		pool:     deps.Pool,
+		ch:       deps.ClickHouse,
+		router:   chi.NewRouter(),
+		doc:      newDocument(),
+		metrics:  metrics,
+		gatherer: deps.Gatherer,
+		maxBody:  deps.MaxBodyBytes,
+		perUser:  &rateLimiter{pool: deps.Pool, scope: "user", limit: deps.Limits.PerUser, window: deps.Limits.Window},
+		perKey:   &rateLimiter{pool: deps.Pool, scope: "key", limit: deps.Limits.PerKey, window: deps.Limits.Window},
+		jobStarts: &rateLimiter{pool: deps.Pool, scope: "organization's job starts",
+			limit: deps.Limits.JobStartsPerOrg, window: deps.Limits.Window},
+	}
+	s.router.Use(withRequestID, s.withObservation)
+	s.router.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, sightline.Errorf(sightline.CodeNotFound, "No operation matches %s.", r.URL.Path))
+	})
+	s.router.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, sightline.Errorf(sightline.CodeMethodNotAllowed, "%s is not allowed on %s.", r.Method, r.URL.Path))
+	})
+	s.routes()
+	if err := s.doc.Validate(context.Background()); err != nil {
+		return nil, fmt.Errorf("invalid OpenAPI document: %w", err)
+	}
+	return s.router, nil
+}
+
+// handle documents rt and mounts it behind the pipeline.
+func (s *server) handle(rt route) {
+	if rt.status == 0 {
+		rt.status = http.StatusOK
+	}
+	if rt.capability == "" {
+		rt.capability = sightline.CapabilityRead
+	}
+	s.document(&rt)
+	s.router.Method(rt.method, rt.pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.serve(w, r, &rt)
+	}))
+}
+
+func (s *server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
+	ctx := r.Context()
+	req := &request{Request: r, query: newQueryParams(r.URL.Query())}
+	if !rt.public {
+		key, err := s.authenticate(ctx, r)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		req.key = key
+		if err := s.takeRequestQuota(ctx, req); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		if err := s.authorize(ctx, rt, req); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	}
+	if err := rejectUnknownParams(r, rt.queryNames()); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	body, err := s.readBody(w, r, rt)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	req.body = body
+	if rt.write {
+		s.serveWrite(w, req, rt.writeFunc)
+		return
+	}
+	result, err := rt.read(req)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if l, ok := result.(csvListing); ok && rt.csv && wantsCSV(r.Header.Get("Accept")) {
+		out, err := encodeCSV(l)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeBody(w, http.StatusOK, "text/csv; charset=utf-8", out)
+		return
+	}
+	writeJSON(w, rt.status, result)
+}
+
+// takeRequestQuota charges the request to its user's and its key's quotas.
+func (s *server) takeRequestQuota(ctx context.Context, req *request) error {
+	if err := s.perKey.allow(ctx, req.key.ID); err != nil {
+		return err
+	}
+	return s.perUser.allow(ctx, req.key.User.ID)
+}
+
+// rejectUnknownParams refuses every query parameter the operation does not
+// declare, all of them named in one answer.
+func rejectUnknownParams(r *http.Request, known []string) error {
+	errs := sightline.ValidationErrors{}
+	for name := range r.URL.Query() {
+		if !slices.Contains(known, name) {
+			errs.Add(name, sightline.DetailUnknownField, "is not a parameter of this operation")
+		}
+	}
+	return errs.Err()
+}
+
+// readBody reads the body within the size limit and checks it against the
+// operation: no body where none is taken, a body where one is required.
+func (s *server) readBody(w http.ResponseWriter, r *http.Request, rt *route) ([]byte, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.maxBody))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return nil, sightline.Errorf(sightline.CodePayloadTooLarge, "The request body exceeds %d bytes.", s.maxBody)
+	}
+	if err != nil {
+		return nil, sightline.Errorf(sightline.CodeBadRequest, "The request body could not be read.")
+	}
+	if rt.body == nil && len(body) > 0 {
+		return nil, sightline.Errorf(sightline.CodeBadRequest, "This operation takes no request body.")
+	}
+	if rt.body != nil && len(body) == 0 {
+		return nil, sightline.Errorf(sightline.CodeBadRequest, "This operation requires a JSON request body.")
+	}
+	return body, nil
+}
+
+// healthTimeout bounds how long /readyz waits for a store.
+const healthTimeout = 2 * time.Second

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/oltp"
+)
+
+const adminUsage = `usage: sightline admin <command>
+
+  user create --email E [--name N]
+  org create --name N --owner-email E
+  member add --org ID --email E --role viewer|manager|owner [--status active|suspended]
+  key create --email E --capabilities read,write,organization:manage --orgs all|ID[,ID] [--name N]
+  key revoke --id ID
+  subscription set --org ID --status active --tier T --interval monthly|yearly --check-budget N
+  demo [--base-url URL]
+
+Each command but demo prints one JSON object. demo creates (once) a demo
+user, organization and subscription, issues a new owner key and prints it
+with example requests.
+`
+
+// adminCommand parses its flags and runs in one transaction, returning the
+// object to print.
+type adminCommand func(ctx context.Context, tx pgx.Tx, args []string) (any, error)
+
+func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) error {
+	if len(args) < 1 {
+		return errors.New(adminUsage)
+	}
+	commands := map[string]adminCommand{
+		"user create":      adminUserCreate,
+		"org create":       adminOrgCreate,
+		"member add":       adminMemberAdd,
+		"key create":       adminKeyCreate,
+		"key revoke":       adminKeyRevoke,
+		"subscription set": adminSubscriptionSet,
+	}
+	var cmd adminCommand
+	var rest []string
+	if args[0] == "demo" {
+		cmd, rest = adminDemo(stdout), args[1:]
+	} else if len(args) >= 2 {
+		cmd, rest = commands[args[0]+" "+args[1]], args[2:]
+	}
+	if cmd == nil {
+		return fmt.Errorf("unknown admin command %q\n%s", strings.Join(args, " "), adminUsage)
+	}
+
+	pool, err := oltp.Connect(ctx, cfg.DatabaseURL, 2)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	var out any
+	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		out, err = cmd(ctx, tx, rest)
+		return err
+	})
+	if err != nil {
+		var e *sightline.Error
+		if errors.As(err, &e) {
+			return errors.New(e.Message)
+		}
+		return err
+	}
+	if out == nil {
+		return nil
+	}
+	enc := json.NewEncoder(stdout)
+	return enc.Encode(out)
+}
+
+// flags parses args with the named string flags, all required unless listed
+// in optional.
+func flags(args []string, names []string, optional ...string) (map[string]string, error) {
+	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	values := map[string]*string{}
+	for _, n := range append(names, optional...) {
+		values[n] = fs.String(n, "", "")
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	out := map[string]string{}
+	for n, v := range values {
+		out[n] = *v
+	}
+	for _, n := range names {
+		if out[n] == "" {
+			return nil, fmt.Errorf("--%s is required", n)
+		}
+	}
+	return out, nil
+}
+
+func parseID(flagName, v string) (uuid.UUID, error) {
+	id, err := uuid.Parse(v)
+	if err != nil {
+		return uuid.Nil, fmt.Errorf("--%s must be a uuid, got %q", flagName, v)
+	}
+	return id, nil
+}
+
+func optionalString(v string) *string {
+	if v == "" {
+		return nil
+	}
+	return &v
+}
+
+func adminUserCreate(ctx context.Context, tx pgx.Tx, args []string) (any, error) {
+	f, err := flags(args, []string{"email"}, "name")
+	if err != nil {
+		return nil, err
+	}
+	id, err := oltp.CreateUser(ctx, tx, f["email"], optionalString(f["name"]))
+	return map[string]uuid.UUID{"id": id}, err
+}
+
+func adminOrgCreate(ctx context.Context, tx pgx.Tx, args []string) (any, error) {
+	f, err := flags(args, []string{"name", "owner-email"})
+	if err != nil {
+		return nil, err
+	}
+	id, err := oltp.CreateOrganization(ctx, tx, f["name"], f["owner-email"])
+	return map[string]uuid.UUID{"id": id}, err
+}
+
+func adminMemberAdd(ctx context.Context, tx pgx.Tx, args []string) (any, error) {
+	f, err := flags(args, []string{"org", "email", "role"}, "status")
+	if err != nil {
+		return nil, err
+	}
+	orgID, err := parseID("org", f["org"])
+	if err != nil {
+		return nil, err
+	}
+	status := sightline.MembershipStatus(or(f["status"], string(sightline.MembershipActive)))
+	if err := oltp.SetMember(ctx, tx, orgID, f["email"], sightline.Role(f["role"]), status); err != nil {
+		return nil, err
+	}
+	return map[string]string{"organizationId": orgID.String(), "email": f["email"], "role": f["role"], "status": string(status)}, nil
+}
+
+func adminKeyCreate(ctx context.Context, tx pgx.Tx, args []string) (any, error) {
+	f, err := flags(args, []string{"email", "capabilities", "orgs"}, "name")
+	if err != nil {
+		return nil, err
+	}
+	p := oltp.CreateKeyParams{UserEmail: f["email"], Name: f["name"]}
+	for _, c := range strings.Split(f["capabilities"], ",") {
+		p.Capabilities = append(p.Capabilities, sightline.Capability(strings.TrimSpace(c)))
+	}
+	if f["orgs"] == "all" {
+		p.AllOrganizations = true
+	} else {
+		for _, v := range strings.Split(f["orgs"], ",") {
+			id, err := parseID("orgs", strings.TrimSpace(v))
+			if err != nil {
+				return nil, err
+			}
+			p.OrganizationIDs = append(p.OrganizationIDs, id)
+		}
+	}
+	return oltp.CreateKey(ctx, tx, p)
+}
+
+func adminKeyRevoke(ctx context.Context, tx pgx.Tx, args []string) (any, error) {
+	f, err := flags(args, []string{"id"})
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID("id", f["id"])
+	if err != nil {
+		return nil, err
+	}
+	if err := oltp.RevokeKey(ctx, tx, id); err != nil {
+		return nil, err
+	}
+	return map[string]any{"id": id, "revoked": true}, nil
+}
+
+func adminSubscriptionSet(ctx context.Context, tx pgx.Tx, args []string) (any, error) {
+	f, err := flags(args, []string{"org", "status", "tier", "interval", "check-budget"})
+	if err != nil {
+		return nil, err
+	}
+	orgID, err := parseID("org", f["org"])
+	if err != nil {
+		return nil, err
+	}
+	var budget int
+	if _, err := fmt.Sscan(f["check-budget"], &budget); err != nil || budget < 0 {
+		return nil, fmt.Errorf("--check-budget must be a whole number >= 0, got %q", f["check-budget"])
+	}
+	id, err := oltp.SetSubscription(ctx, tx, oltp.SubscriptionParams{
+		OrganizationID: orgID, Status: f["status"], Tier: f["tier"], BillingInterval: f["interval"], CheckBudget: budget,
+	})
+	return map[string]uuid.UUID{"id": id}, err
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/sightline/sightline/api"
+)
+
+// config is read from the environment. Every variable has a default that
+// matches the project-local engines `make run` starts.
+type config struct {
+	DatabaseURL     string        // DATABASE_URL
+	ClickHouseURL   string        // CLICKHOUSE_URL
+	Listen          string        // SIGHTLINE_LISTEN
+	LogLevel        slog.Level    // SIGHTLINE_LOG_LEVEL: debug, info, warn, error
+	PGMaxConns      int32         // SIGHTLINE_PG_MAX_CONNS
+	Limits          api.Limits    // SIGHTLINE_RATE_LIMIT_USER, _KEY, SIGHTLINE_JOB_STARTS_PER_MINUTE
+	MaxBodyBytes    int64         // SIGHTLINE_MAX_BODY_BYTES
+	ShutdownTimeout time.Duration // SIGHTLINE_SHUTDOWN_TIMEOUT
+	Workers         int           // SIGHTLINE_WORKERS: concurrent jobs per worker process
+}
+
+const (
+	defaultDatabaseURL   = "postgres://postgres@127.0.0.1:54329/sightline?sslmode=disable"
+	defaultClickHouseURL = "http://127.0.0.1:18123/default"
+)
+
+func loadConfig(getenv func(string) string) (config, error) {
+	cfg := config{
+		DatabaseURL:   or(getenv("DATABASE_URL"), defaultDatabaseURL),
+		ClickHouseURL: or(getenv("CLICKHOUSE_URL"), defaultClickHouseURL),
+		Listen:        or(getenv("SIGHTLINE_LISTEN"), "127.0.0.1:8080"),
+		Limits:        api.DefaultLimits,
+	}
+	if err := cfg.LogLevel.UnmarshalText([]byte(or(getenv("SIGHTLINE_LOG_LEVEL"), "info"))); err != nil {
+		return cfg, fmt.Errorf("SIGHTLINE_LOG_LEVEL: %w", err)
+	}
+	var err error
+	ints := []struct {
+		name string
+		dst  *int
+		def  int
+	}{
+		{"SIGHTLINE_RATE_LIMIT_USER", &cfg.Limits.PerUser, api.DefaultLimits.PerUser},
+		{"SIGHTLINE_RATE_LIMIT_KEY", &cfg.Limits.PerKey, api.DefaultLimits.PerKey},
+		{"SIGHTLINE_JOB_STARTS_PER_MINUTE", &cfg.Limits.JobStartsPerOrg, api.DefaultLimits.JobStartsPerOrg},
+		{"SIGHTLINE_WORKERS", &cfg.Workers, 20},
+	}
+	for _, v := range ints {
+		if *v.dst, err = positiveInt(getenv, v.name, v.def); err != nil {
+			return cfg, err
+		}
+	}
+	maxConns, err := positiveInt(getenv, "SIGHTLINE_PG_MAX_CONNS", 40)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.PGMaxConns = int32(maxConns)
+	maxBody, err := positiveInt(getenv, "SIGHTLINE_MAX_BODY_BYTES", api.DefaultMaxBodyBytes)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.MaxBodyBytes = int64(maxBody)
+	cfg.ShutdownTimeout, err = time.ParseDuration(or(getenv("SIGHTLINE_SHUTDOWN_TIMEOUT"), "30s"))
+	if err != nil {
+		return cfg, fmt.Errorf("SIGHTLINE_SHUTDOWN_TIMEOUT: %w", err)
+	}
+	return cfg, nil
+}
+
+func or(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+func positiveInt(getenv func(string) string, name string, def int) (int, error) {
+	v := getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s must be a positive integer, got %q", name, v)
+	}
+	return n, nil
+}

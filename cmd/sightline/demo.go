@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/oltp"
+)
+
+const (
+	demoEmail   = "demo@sightline.local"
+	demoOrgName = "Sightline Demo"
+)
+
+// adminDemo sets up the demo account the first time and issues a fresh
+// owner key every time (a key's plaintext cannot be shown twice).
+func adminDemo(stdout io.Writer) adminCommand {
+	return func(ctx context.Context, tx pgx.Tx, args []string) (any, error) {
+		f, err := flags(args, nil, "base-url")
+		if err != nil {
+			return nil, err
+		}
+		baseURL := or(f["base-url"], "http://127.0.0.1:8080")
+		orgID, err := ensureDemoOrganization(ctx, tx)
+		if err != nil {
+			return nil, err
+		}
+		key, err := oltp.CreateKey(ctx, tx, oltp.CreateKeyParams{
+			UserEmail: demoEmail, Name: "demo owner key", AllOrganizations: true,
+			Capabilities: sightline.Capabilities,
+		})
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(stdout, `Demo organization %s (owner %s)
+API key (shown once): %s
+
+Try:
+  curl -s -H 'Authorization: Bearer %[3]s' %[4]s/api/v1/me
+  curl -s -H 'Authorization: Bearer %[3]s' '%[4]s/api/v1/organizations?limit=5'
+  curl -s -H 'Authorization: Bearer %[3]s' -H 'Accept: text/csv' %[4]s/api/v1/organizations
+The contract: %[4]s/api/v1/doc/json   Metrics: %[4]s/metrics
+`, orgID, demoEmail, key.Secret, baseURL)
+		return nil, nil
+	}
+}
+
+func ensureDemoOrganization(ctx context.Context, tx pgx.Tx) (uuid.UUID, error) {
+	var orgID uuid.UUID
+	err := tx.QueryRow(ctx, `
+		SELECT o.id FROM organizations o
+		JOIN memberships m ON m.organization_id = o.id
+		JOIN users u ON u.id = m.user_id
+		WHERE o.name = $1 AND lower(u.email) = $2 AND m.role = 'owner'`, demoOrgName, demoEmail).Scan(&orgID)
+	if err == nil {
+		return orgID, nil
+	}
+	if !errors.Is(err, pgx.ErrNoRows) {
+		return uuid.Nil, fmt.Errorf("finding demo organization: %w", err)
+	}
+	var userExists bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM users WHERE lower(email) = $1)`, demoEmail).Scan(&userExists); err != nil {
+		return uuid.Nil, fmt.Errorf("finding demo user: %w", err)
+	}
+	if !userExists {
+		name := "Demo User"
+		if _, err := oltp.CreateUser(ctx, tx, demoEmail, &name); err != nil {
+			return uuid.Nil, err
+		}
+	}
+	if orgID, err = oltp.CreateOrganization(ctx, tx, demoOrgName, demoEmail); err != nil {
+		return uuid.Nil, err
+	}
+	_, err = oltp.SetSubscription(ctx, tx, oltp.SubscriptionParams{
+		OrganizationID: orgID, Status: "active", Tier: "demo", BillingInterval: "monthly", CheckBudget: 10000,
+	})
+	return orgID, err
+}

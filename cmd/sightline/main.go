@@ -1,0 +1,68 @@
+// Command sightline is the whole service in one binary:
+//
+//	sightline serve     the HTTP API
+//	sightline worker    River workers: checks, refreshes, cascades, maintenance
+//	sightline run       both in one process
+//	sightline migrate   apply Postgres, River and ClickHouse migrations
+//	sightline admin ... users, organizations, memberships, keys, subscriptions
+//
+// Configuration comes from the environment; see config.go and README.md.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "sightline:", err)
+		os.Exit(1)
+	}
+}
+
+const usage = `usage: sightline <command> [arguments]
+
+commands:
+  serve     serve the HTTP API
+  worker    run background workers
+  run       serve the API and run workers in one process
+  migrate   apply every pending migration (Postgres, River, ClickHouse)
+  admin     manage users, organizations, memberships, keys and subscriptions
+`
+
+// run is main without the process: everything it needs is passed in, so
+// tests drive it like a user would.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("no command given")
+	}
+	cfg, err := loadConfig(getenv)
+	if err != nil {
+		return err
+	}
+	switch args[0] {
+	case "serve":
+		return serve(ctx, cfg, stderr, true, false)
+	case "worker":
+		return serve(ctx, cfg, stderr, false, true)
+	case "run":
+		return serve(ctx, cfg, stderr, true, true)
+	case "migrate":
+		return migrate(ctx, cfg, stdout)
+	case "admin":
+		return admin(ctx, cfg, args[1:], stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", args[0])
+}

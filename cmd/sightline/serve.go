@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/sightline/sightline/api"
+	"github.com/sightline/sightline/jobs"
+	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/oltp"
+)
+
+// serve runs the API, the workers or both until ctx ends (SIGTERM/SIGINT),
+// then shuts down gracefully: the listener closes, in-flight requests
+// finish, River finishes running jobs, and the pools close last.
+func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorkers bool) error {
+	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+
+	pool, err := oltp.Connect(ctx, cfg.DatabaseURL, cfg.PGMaxConns)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	ch, err := olap.Connect(ctx, cfg.ClickHouseURL)
+	if err != nil {
+		return err
+	}
+	defer ch.Close()
+
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		oltp.NewPoolCollector(pool), jobs.NewQueueCollector(pool))
+
+	riverClient, err := jobs.NewClient(pool, jobs.Config{Logger: logger, Work: withWorkers, MaxWorkers: cfg.Workers})
+	if err != nil {
+		return err
+	}
+
+	group, groupCtx := errgroup.WithContext(ctx)
+	if withWorkers {
+		if err := riverClient.Start(groupCtx); err != nil {
+			return fmt.Errorf("starting workers: %w", err)
+		}
+		logger.Info("workers started", "maxWorkers", cfg.Workers)
+		group.Go(func() error {
+			<-groupCtx.Done()
+			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
+			defer cancel()
+			if err := riverClient.Stop(stopCtx); err != nil {
+				return fmt.Errorf("stopping workers: %w", err)
+			}
+			logger.Info("workers stopped")
+			return nil
+		})
+	}
+	if withAPI {
+		handler, err := api.NewHandler(api.Deps{
+			Logger: logger, Pool: pool, ClickHouse: ch,
+			Registerer: registry, Gatherer: registry,
+			Limits: cfg.Limits, MaxBodyBytes: cfg.MaxBodyBytes,
+		})
+		if err != nil {
+			return err
+		}
+		listener, err := net.Listen("tcp", cfg.Listen)
+		if err != nil {
+			return fmt.Errorf("listening on %s: %w", cfg.Listen, err)
+		}
+		httpServer := &http.Server{
+			Handler:           handler,
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       60 * time.Second,
+			IdleTimeout:       120 * time.Second,
+			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		}
+		logger.Info("api listening", "address", listener.Addr().String())
+		group.Go(func() error {
+			if err := httpServer.Serve(listener); !errors.Is(err, http.ErrServerClosed) {
+				return fmt.Errorf("serving http: %w", err)
+			}
+			return nil
+		})
+		group.Go(func() error {
+			<-groupCtx.Done()
+			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
+			defer cancel()
+			if err := httpServer.Shutdown(stopCtx); err != nil {
+				return fmt.Errorf("shutting down http: %w", err)
+			}
+			logger.Info("api stopped")
+			return nil
+		})
+	}
+	return group.Wait()
+}

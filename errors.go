@@ -1,0 +1,102 @@
+package sightline
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a stable, client-facing error code: the field API clients branch on.
+type Code string
+
+// Top-level error codes of the API's error envelope.
+const (
+	CodeBadRequest                Code = "bad_request"
+	CodeValidation                Code = "validation_error"
+	CodeUnauthorized              Code = "unauthorized"
+	CodeCapabilityRequired        Code = "api_key_capability_required"
+	CodeNotFound                  Code = "not_found"
+	CodeOrganizationNotFound      Code = "organization_not_found"
+	CodeMethodNotAllowed          Code = "method_not_allowed"
+	CodeIdempotencyKeyReused      Code = "idempotency_key_reused"
+	CodeIdempotencyInProgress     Code = "idempotency_request_in_progress"
+	CodeOperationOutcomeUncertain Code = "operation_outcome_uncertain"
+	CodePayloadTooLarge           Code = "payload_too_large"
+	CodeUnsupportedMediaType      Code = "unsupported_media_type"
+	CodeNotAcceptable             Code = "not_acceptable"
+	CodeRateLimitExceeded         Code = "rate_limit_exceeded"
+	CodeInternal                  Code = "internal_error"
+)
+
+// DetailCode is one of the seven codes a validation failure reports per field.
+type DetailCode string
+
+// The detail codes of spec part 2.2.
+const (
+	DetailMissingField DetailCode = "missing_field"
+	DetailInvalidType  DetailCode = "invalid_type"
+	DetailInvalidValue DetailCode = "invalid_value"
+	DetailInvalidUUID  DetailCode = "invalid_uuid"
+	DetailInvalidEmail DetailCode = "invalid_email"
+	DetailOutOfRange   DetailCode = "out_of_range"
+	DetailUnknownField DetailCode = "unknown_field"
+)
+
+// FieldError is one problem with one field of a request.
+type FieldError struct {
+	Code    DetailCode `json:"code"`
+	Message string     `json:"message"`
+}
+
+// Error is the one error type that crosses package boundaries. Code and
+// Message are safe to show to API clients; Cause is for logs only.
+type Error struct {
+	Code    Code
+	Message string
+	// Details maps a field name (body field or query parameter) to its problems.
+	Details map[string][]FieldError
+	// RetryAfterSeconds is set on rate-limit refusals.
+	RetryAfterSeconds int
+	Cause             error
+}
+
+func (e *Error) Error() string {
+	if e.Cause != nil {
+		return fmt.Sprintf("%s: %s: %v", e.Code, e.Message, e.Cause)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+func (e *Error) Unwrap() error { return e.Cause }
+
+// Errorf builds an Error with a formatted client-safe message.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, or
+// CodeInternal when there is none: an unrecognised error is an internal one.
+func ErrorCode(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return CodeInternal
+}
+
+// ValidationErrors collects field problems so that a request reports all of
+// them at once instead of one per round trip.
+type ValidationErrors map[string][]FieldError
+
+// Add records a problem with field.
+func (v ValidationErrors) Add(field string, code DetailCode, format string, args ...any) {
+	v[field] = append(v[field], FieldError{Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+// Err returns nil when nothing was added, else a validation_error carrying
+// every detail.
+func (v ValidationErrors) Err() error {
+	if len(v) == 0 {
+		return nil
+	}
+	return &Error{Code: CodeValidation, Message: "The request has invalid fields.", Details: v}
+}

@@ -1,0 +1,89 @@
+// Package jobs runs Sightline's background work on River, the Postgres job
+// queue: periodic maintenance now, and the checks, projection refreshes and
+// cascades of the product. Each job's args struct is its wire format on
+// the queue; renaming a field or a Kind breaks jobs already enqueued.
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/sightline/sightline/oltp"
+)
+
+// Config tunes the River client.
+type Config struct {
+	Logger *slog.Logger
+	// Work says whether this process works jobs (worker, run) or only
+	// inserts them (serve).
+	Work bool
+	// MaxWorkers bounds concurrent jobs of the default queue.
+	MaxWorkers int
+}
+
+// NewClient builds the River client with every worker and periodic job.
+func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &PruneWorker{Pool: pool, Logger: cfg.Logger})
+
+	riverCfg := &river.Config{
+		Logger:  cfg.Logger,
+		Workers: workers,
+	}
+	if cfg.Work {
+		if cfg.MaxWorkers == 0 {
+			cfg.MaxWorkers = 20
+		}
+		riverCfg.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.MaxWorkers}}
+		riverCfg.PeriodicJobs = []*river.PeriodicJob{
+			river.NewPeriodicJob(river.PeriodicInterval(15*time.Minute),
+				func() (river.JobArgs, *river.InsertOpts) { return PruneArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true, ID: "prune"}),
+		}
+	}
+	client, err := river.NewClient(riverpgxv5.New(pool), riverCfg)
+	if err != nil {
+		return nil, fmt.Errorf("creating river client: %w", err)
+	}
+	return client, nil
+}
+
+// PruneArgs asks for expired request state to be deleted.
+type PruneArgs struct{}
+
+// Kind names the job on the queue.
+func (PruneArgs) Kind() string { return "prune" }
+
+// InsertOpts makes concurrent prunes collapse into one.
+func (PruneArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: 15 * time.Minute}}
+}
+
+// PruneWorker deletes idempotency records past their retention and
+// rate-limit buckets nobody has used for two windows.
+type PruneWorker struct {
+	river.WorkerDefaults[PruneArgs]
+	Pool   *pgxpool.Pool
+	Logger *slog.Logger
+}
+
+// Work runs one prune.
+func (w *PruneWorker) Work(ctx context.Context, _ *river.Job[PruneArgs]) error {
+	records, err := oltp.DeleteExpiredIdempotencyRecords(ctx, w.Pool)
+	if err != nil {
+		return err
+	}
+	buckets, err := oltp.DeleteIdleRateLimits(ctx, w.Pool, time.Minute)
+	if err != nil {
+		return err
+	}
+	w.Logger.InfoContext(ctx, "pruned request state", "idempotencyRecords", records, "rateLimitBuckets", buckets)
+	return nil
+}

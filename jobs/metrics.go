@@ -1,0 +1,52 @@
+package jobs
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// QueueCollector exports River's queue depth at scrape time: jobs per queue
+// and state that are not finished yet.
+type QueueCollector struct {
+	Pool *pgxpool.Pool
+	desc *prometheus.Desc
+}
+
+// NewQueueCollector returns a collector to register with Prometheus.
+func NewQueueCollector(pool *pgxpool.Pool) *QueueCollector {
+	return &QueueCollector{Pool: pool, desc: prometheus.NewDesc("sightline_river_jobs",
+		"River jobs not yet finished, by queue and state.", []string{"queue", "state"}, nil)}
+}
+
+// Describe implements prometheus.Collector.
+func (c *QueueCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+// Collect implements prometheus.Collector.
+func (c *QueueCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	rows, err := c.Pool.Query(ctx, `
+		SELECT queue, state::text, count(*) FROM river_job
+		WHERE state IN ('available', 'scheduled', 'retryable', 'running', 'pending')
+		GROUP BY 1, 2`)
+	if err != nil {
+		ch <- prometheus.NewInvalidMetric(c.desc, err)
+		return
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var queue, state string
+		var n int64
+		if err := rows.Scan(&queue, &state, &n); err != nil {
+			ch <- prometheus.NewInvalidMetric(c.desc, err)
+			return
+		}
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(n), queue, state)
+	}
+	if err := rows.Err(); err != nil {
+		ch <- prometheus.NewInvalidMetric(c.desc, err)
+	}
+}

@@ -1,0 +1,57 @@
+// Package olap is Sightline's ClickHouse side: the connection, the batch
+// writers of captures and rank rows, and the analytics readers. It speaks
+// to ClickHouse only through clickhouse-go/v2, over HTTP or the native
+// protocol as the URL says, so ClickHouse server in production and the
+// embedded engine in development run the same code. SQL is literal text
+// next to the method that runs it.
+package olap
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+)
+
+// Options parses a CLICKHOUSE_URL such as http://host:8123/sightline or
+// clickhouse://user:pass@host:9000/sightline.
+func Options(url string) (*clickhouse.Options, error) {
+	opts, err := clickhouse.ParseDSN(url)
+	if err != nil {
+		return nil, fmt.Errorf("parsing CLICKHOUSE_URL: %w", err)
+	}
+	if opts.DialTimeout == 0 {
+		opts.DialTimeout = 5 * time.Second
+	}
+	return opts, nil
+}
+
+// Connect opens a connection pool and checks that the server answers.
+func Connect(ctx context.Context, url string) (driver.Conn, error) {
+	opts, err := Options(url)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := clickhouse.Open(opts)
+	if err != nil {
+		return nil, fmt.Errorf("opening clickhouse: %w", err)
+	}
+	if err := conn.Ping(ctx); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("reaching clickhouse: %w", err)
+	}
+	return conn, nil
+}
+
+// OpenDB opens the database/sql form of the connection, which the
+// migration tool needs.
+func OpenDB(url string) (*sql.DB, error) {
+	opts, err := Options(url)
+	if err != nil {
+		return nil, err
+	}
+	return clickhouse.OpenDB(opts), nil
+}

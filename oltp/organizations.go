@@ -1,0 +1,118 @@
+package oltp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	sq "github.com/Masterminds/squirrel"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sightline/sightline"
+)
+
+// Organization is an organization record as the API shows it.
+type Organization struct {
+	ID           uuid.UUID           `json:"id" db:"id"`
+	Name         string              `json:"name" db:"name"`
+	Description  *string             `json:"description" db:"description"`
+	ContactEmail *string             `json:"contactEmail" db:"contact_email"`
+	ImageURL     *string             `json:"imageUrl" db:"image_url"`
+	Status       string              `json:"status" db:"status"`
+	CreatedAt    sightline.Timestamp `json:"createdAt" db:"created_at"`
+}
+
+const organizationColumns = "o.id, o.name, o.description, o.contact_email, o.image_url, o.status, o.created_at"
+
+// OrganizationFilter selects the organizations a key sees in a listing.
+type OrganizationFilter struct {
+	UserID uuid.UUID
+	// OrganizationIDs narrows to the key's scope; nil means all organizations.
+	OrganizationIDs []uuid.UUID
+	Search          string
+	Status          string
+	SortBy          string // createdAt or name
+	Descending      bool
+	Limit, Offset   int
+}
+
+var organizationSortColumns = map[string]string{"createdAt": "o.created_at", "name": "lower(o.name)"}
+
+// ListOrganizations returns one page of the organizations the user is an
+// active member of, narrowed to the key's scope, and the number that match.
+func ListOrganizations(ctx context.Context, db DBTX, f OrganizationFilter) ([]Organization, int, error) {
+	where := sq.And{
+		sq.Expr("EXISTS (SELECT 1 FROM memberships m WHERE m.organization_id = o.id AND m.user_id = ? AND m.status = 'active')", f.UserID),
+	}
+	if f.OrganizationIDs != nil {
+		where = append(where, sq.Expr("o.id = ANY(?)", f.OrganizationIDs))
+	}
+	if f.Search != "" {
+		where = append(where, sq.Expr("o.name ILIKE '%' || ? || '%'", escapeLike(f.Search)))
+	}
+	if f.Status != "" {
+		where = append(where, sq.Eq{"o.status": f.Status})
+	}
+	order := organizationSortColumns[f.SortBy]
+	if order == "" {
+		return nil, 0, fmt.Errorf("unsupported organization sort %q", f.SortBy)
+	}
+	dir := " ASC"
+	if f.Descending {
+		dir = " DESC"
+	}
+	query, args, err := psql.Select(organizationColumns, "count(*) OVER () AS total").
+		From("organizations o").Where(where).
+		OrderBy(order+dir, "o.id"+dir).
+		Limit(uint64(f.Limit)).Offset(uint64(f.Offset)).ToSql()
+	if err != nil {
+		return nil, 0, fmt.Errorf("building organization listing: %w", err)
+	}
+	type row struct {
+		Organization
+		Total int `db:"total"`
+	}
+	rows, err := db.Query(ctx, query, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing organizations: %w", err)
+	}
+	found, err := pgx.CollectRows(rows, pgx.RowToStructByName[row])
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing organizations: %w", err)
+	}
+	if len(found) == 0 {
+		// The window count is absent on an empty page: count separately, so
+		// that an offset past the end still reports the true total.
+		countQuery, countArgs, err := psql.Select("count(*)").From("organizations o").Where(where).ToSql()
+		if err != nil {
+			return nil, 0, fmt.Errorf("building organization count: %w", err)
+		}
+		var total int
+		if err := db.QueryRow(ctx, countQuery, countArgs...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("counting organizations: %w", err)
+		}
+		return []Organization{}, total, nil
+	}
+	page := make([]Organization, len(found))
+	for i, r := range found {
+		page[i] = r.Organization
+	}
+	return page, found[0].Total, nil
+}
+
+// GetOrganization returns one organization, or organization_not_found.
+func GetOrganization(ctx context.Context, db DBTX, id uuid.UUID) (*Organization, error) {
+	rows, err := db.Query(ctx, "SELECT "+organizationColumns+" FROM organizations o WHERE o.id = $1", id)
+	if err != nil {
+		return nil, fmt.Errorf("reading organization: %w", err)
+	}
+	org, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Organization])
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found.")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading organization: %w", err)
+	}
+	return &org, nil
+}
