@@ -153,7 +153,7 @@ func (s *server) document(rt *route) {
 	for _, p := range rt.query {
 		op.AddParameter(p)
 	}
-	if rt.write {
+	if rt.writeFunc != nil {
 		op.AddParameter(openapi3.NewHeaderParameter("Idempotency-Key").WithRequired(true).
 			WithSchema(stringSchema().WithMinLength(8).WithMaxLength(255).WithPattern(`^[\x21-\x7E]+$`)).
 			WithDescription("Client-chosen key making the write safe to retry; a UUID is suggested."))
@@ -174,7 +174,7 @@ func (s *server) document(rt *route) {
 	if !rt.public {
 		statuses = append(statuses, 401, 403, 429)
 	}
-	if len(rt.query) > 0 || rt.body != nil || rt.write || strings.Contains(rt.pattern, "{") {
+	if len(rt.query) > 0 || rt.body != nil || rt.writeFunc != nil || strings.Contains(rt.pattern, "{") {
 		statuses = append(statuses, 400)
 	}
 	if rt.body != nil {
@@ -183,7 +183,7 @@ func (s *server) document(rt *route) {
 	if strings.Contains(rt.pattern, "{") {
 		statuses = append(statuses, 404)
 	}
-	if rt.write {
+	if rt.writeFunc != nil {
 		statuses = append(statuses, 409)
 	}
 	for status := range rt.errors {
@@ -209,3 +209,5 @@ func (rt *route) queryNames() []string {
 	}
 	return names
 }
+
+func boolSchema() *openapi3.Schema { return openapi3.NewBoolSchema() }

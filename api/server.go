@@ -74,7 +74,6 @@ type route struct {
 
 	query    []*openapi3.Parameter
 	body     *openapi3.Schema // nil: the operation takes no body
-	write    bool
 	status   int
 	response *openapi3.Schema
 	csv      bool
@@ -87,6 +86,14 @@ type route struct {
 
 // NewHandler builds the API.
 func NewHandler(deps Deps) (http.Handler, error) {
+	s, err := newServer(deps)
+	if err != nil {
+		return nil, err
+	}
+	return s.router, nil
+}
+
+func newServer(deps Deps) (*server, error) {
 	if deps.Limits == (Limits{}) {
 		deps.Limits = DefaultLimits
 	}
@@ -122,7 +129,7 @@ func NewHandler(deps Deps) (http.Handler, error) {
 	if err := s.doc.Validate(context.Background()); err != nil {
 		return nil, fmt.Errorf("invalid OpenAPI document: %w", err)
 	}
-	return s.router, nil
+	return s, nil
 }
 
 // handle documents rt and mounts it behind the pipeline.
@@ -168,7 +175,7 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		return
 	}
 	req.body = body
-	if rt.write {
+	if rt.writeFunc != nil {
 		s.serveWrite(w, req, rt.writeFunc)
 		return
 	}

@@ -1,0 +1,80 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-chi/chi/v5"
+)
+
+func TestContractListsEveryRoute(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	r := f.do(call{method: "GET", path: "/api/v1/doc/json"}) // no key needed
+	if r.status != http.StatusOK {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	var doc struct {
+		OpenAPI string `json:"openapi"`
+		Info    struct {
+			Version string `json:"version"`
+		} `json:"info"`
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(r.body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(doc.OpenAPI, "3.0") || doc.Info.Version != "1.0.0" {
+		t.Fatalf("openapi %s version %s", doc.OpenAPI, doc.Info.Version)
+	}
+	var documented []string
+	for path, ops := range doc.Paths {
+		for method := range ops {
+			if method != "parameters" {
+				documented = append(documented, strings.ToUpper(method)+" "+path)
+			}
+		}
+	}
+	var served []string
+	err := chi.Walk(f.server.router, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		if strings.HasPrefix(route, "/api/") {
+			served = append(served, method+" "+route)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(documented)
+	slices.Sort(served)
+	if !slices.Equal(documented, served) {
+		t.Fatalf("served and documented operations differ\nserved:     %v\ndocumented: %v", served, documented)
+	}
+}
+
+func TestOperationalEndpoints(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	m, _ := f.owner()
+	f.do(call{method: "GET", path: "/api/v1/me", key: m.key})
+	f.do(call{method: "GET", path: "/api/v1/me"})
+
+	for _, path := range []string{"/healthz", "/readyz"} {
+		if r := f.do(call{method: "GET", path: path}); r.status != 200 {
+			t.Errorf("%s: %d %s", path, r.status, r.body)
+		}
+	}
+	r := f.do(call{method: "GET", path: "/metrics"})
+	for _, want := range []string{
+		`sightline_http_requests_total{method="GET",route="/api/v1/me",status="200"} 1`,
+		`sightline_http_requests_total{method="GET",route="/api/v1/me",status="401"} 1`,
+		`sightline_http_request_duration_seconds_bucket{method="GET",route="/api/v1/me"`,
+	} {
+		if !strings.Contains(string(r.body), want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+}
