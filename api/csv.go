@@ -44,9 +44,11 @@ type csvListing interface {
 	rowType() reflect.Type
 }
 
-// wantsCSV reports whether the Accept header ranks text/csv above JSON.
+// wantsCSV reports whether the Accept header ranks text/csv above JSON; at
+// equal quality the one listed first wins.
 func wantsCSV(accept string) bool {
-	bestCSV, bestJSON := -1.0, -1.0
+	bestCSV, bestJSON := 0.0, 0.0
+	csvFirst := false
 	for _, part := range strings.Split(accept, ",") {
 		mediaType, params, err := mime.ParseMediaType(strings.TrimSpace(part))
 		if err != nil {
@@ -60,12 +62,16 @@ func wantsCSV(accept string) bool {
 		}
 		switch mediaType {
 		case "text/csv":
-			bestCSV = max(bestCSV, q)
+			if q > bestCSV {
+				bestCSV, csvFirst = q, bestJSON < q
+			}
 		case "application/json", "application/*", "*/*":
-			bestJSON = max(bestJSON, q)
+			if q > bestJSON {
+				bestJSON, csvFirst = q, bestCSV >= q
+			}
 		}
 	}
-	return bestCSV > 0 && bestCSV > bestJSON
+	return bestCSV > 0 && (bestCSV > bestJSON || (bestCSV == bestJSON && csvFirst))
 }
 
 // encodeCSV renders the listing's page.

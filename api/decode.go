@@ -36,10 +36,14 @@ func decodeBody[T any](body []byte) (*T, error) {
 	var out T
 	errs := sightline.ValidationErrors{}
 	decodeValue(json.RawMessage(body), reflect.ValueOf(&out).Elem(), "", errs)
-	if err := errs.Err(); err != nil {
-		return nil, err
+	if _, notObject := errs["body"]; !notObject {
+		// Value rules run too, so that one answer names every problem; a
+		// field that failed to decode keeps only its decoding problem.
+		if err := validateStruct(&out, errs); err != nil {
+			return nil, err
+		}
 	}
-	if err := validateStruct(&out); err != nil {
+	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -225,7 +229,9 @@ var detailCodeOf = map[string]sightline.DetailCode{
 	"lt":       sightline.DetailOutOfRange,
 }
 
-func validateStruct(v any) error {
+// validateStruct adds v's value-rule failures to errs, skipping fields
+// that already have a problem.
+func validateStruct(v any, errs sightline.ValidationErrors) error {
 	err := validate().Struct(v)
 	if err == nil {
 		return nil
@@ -234,16 +240,18 @@ func validateStruct(v any) error {
 	if !asValidationErrors(err, &fieldErrs) {
 		return fmt.Errorf("validating request: %w", err)
 	}
-	errs := sightline.ValidationErrors{}
 	for _, fe := range fieldErrs {
 		_, path, _ := strings.Cut(fe.Namespace(), ".") // drop the struct's own name
+		if _, seen := errs[path]; seen {
+			continue
+		}
 		code, ok := detailCodeOf[fe.Tag()]
 		if !ok {
 			code = sightline.DetailInvalidValue
 		}
 		errs.Add(path, code, "%s", validationMessage(fe))
 	}
-	return errs.Err()
+	return nil
 }
 
 func asValidationErrors(err error, out *validator.ValidationErrors) bool {

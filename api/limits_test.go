@@ -20,7 +20,9 @@ func TestRateLimits(t *testing.T) {
 	owner, _ := f.owner()
 	second := f.keyFor(owner, nil)
 
-	me := func(fx *fixture, key string) response { return fx.do(call{method: "GET", path: "/api/v1/me", key: key}) }
+	me := func(fx *fixture, key string) response {
+		return fx.do(call{method: "GET", path: "/api/v1/me", key: key})
+	}
 	assertLimited := func(t *testing.T, r response) {
 		t.Helper()
 		assertError(t, r, http.StatusTooManyRequests, sightline.CodeRateLimitExceeded)

@@ -36,19 +36,22 @@ func newDocument() *openapi3.T {
 		},
 		Security: openapi3.SecurityRequirements{{"apiKey": []string{}}},
 	}
-	doc.Components.Schemas["Error"] = schemaRef(object(props{
-		"code":      described(stringSchema(), "Stable error code to branch on."),
-		"message":   stringSchema(),
-		"requestId": uuidSchema(),
-		"details": described(openapi3.NewObjectSchema().
-			WithAdditionalProperties(openapi3.NewArraySchema().WithItems(object(props{
-				"code":    stringSchema().WithEnum(anySlice(detailCodes)...),
-				"message": stringSchema(),
-			}, "code", "message"))),
-			"Present for validation failures: problems keyed by field or parameter name."),
-	}, "code", "message", "requestId"))
+	doc.Components.Schemas["Error"] = schemaRef(errorSchema)
 	return doc
 }
+
+// errorSchema is the envelope of every refusal.
+var errorSchema = object(props{
+	"code":      described(stringSchema(), "Stable error code to branch on."),
+	"message":   stringSchema(),
+	"requestId": uuidSchema(),
+	"details": described(openapi3.NewObjectSchema().
+		WithAdditionalProperties(openapi3.NewArraySchema().WithItems(object(props{
+			"code":    stringSchema().WithEnum(anySlice(detailCodes)...),
+			"message": stringSchema(),
+		}, "code", "message"))),
+		"Present for validation failures: problems keyed by field or parameter name."),
+}, "code", "message", "requestId")
 
 var detailCodes = []string{
 	string(sightline.DetailMissingField), string(sightline.DetailInvalidType), string(sightline.DetailInvalidValue),
@@ -100,7 +103,7 @@ func anySlice(values []string) []any {
 // component registers s under name and returns a reference to it.
 func (s *server) component(name string, schema *openapi3.Schema) *openapi3.Schema {
 	s.doc.Components.Schemas[name] = schemaRef(schema)
-	return &openapi3.Schema{AllOf: openapi3.SchemaRefs{openapi3.NewSchemaRef("#/components/schemas/"+name, nil)}}
+	return &openapi3.Schema{AllOf: openapi3.SchemaRefs{openapi3.NewSchemaRef("#/components/schemas/"+name, schema)}}
 }
 
 // listingSchema is the shape of every generic listing of rows.
@@ -118,7 +121,7 @@ func pagingParams() []*openapi3.Parameter {
 	return []*openapi3.Parameter{
 		openapi3.NewQueryParameter("limit").WithSchema(integerSchema().WithMin(1).WithMax(100).WithDefault(20)).
 			WithDescription("Page size, 1 to 100; larger is rejected."),
-		openapi3.NewQueryParameter("offset").WithSchema(integerSchema().WithMin(0).WithDefault(0)),
+		openapi3.NewQueryParameter("offset").WithSchema(integerSchema().WithMin(0).WithMax(1<<31 - 1).WithDefault(0)),
 	}
 }
 
@@ -170,12 +173,9 @@ func (s *server) document(rt *route) {
 	}
 	op.AddResponse(rt.status, success)
 
-	statuses := []int{500}
+	statuses := []int{400, 500}
 	if !rt.public {
 		statuses = append(statuses, 401, 403, 429)
-	}
-	if len(rt.query) > 0 || rt.body != nil || rt.writeFunc != nil || strings.Contains(rt.pattern, "{") {
-		statuses = append(statuses, 400)
 	}
 	if rt.body != nil {
 		statuses = append(statuses, 413)
@@ -196,18 +196,9 @@ func (s *server) document(rt *route) {
 			desc = strings.TrimSpace(extra + " " + desc)
 		}
 		op.AddResponse(status, openapi3.NewResponse().WithDescription(desc).
-			WithContent(openapi3.NewContentWithJSONSchemaRef(openapi3.NewSchemaRef("#/components/schemas/Error", nil))))
+			WithContent(openapi3.NewContentWithJSONSchemaRef(openapi3.NewSchemaRef("#/components/schemas/Error", errorSchema))))
 	}
 	s.doc.AddOperation(rt.pattern, rt.method, op)
-}
-
-// queryNames lists the query parameters rt declares.
-func (rt *route) queryNames() []string {
-	names := make([]string, len(rt.query))
-	for i, p := range rt.query {
-		names[i] = p.Name
-	}
-	return names
 }
 
 func boolSchema() *openapi3.Schema { return openapi3.NewBoolSchema() }

@@ -20,15 +20,12 @@ func (s *server) handleListOrganizations(r *request) (any, error) {
 	limit, offset := q.page()
 	f := oltp.OrganizationFilter{
 		UserID:     r.key.User.ID,
-		Search:     q.text("search", 100),
-		Status:     q.enum("status", "", "active", "archived"),
-		SortBy:     q.enum("sortBy", "createdAt", "createdAt", "name"),
-		Descending: q.enum("sortOrder", "desc", "asc", "desc") == "desc",
+		Search:     q.string("search"),
+		Status:     q.string("status"),
+		SortBy:     q.string("sortBy"),
+		Descending: q.string("sortOrder") == "desc",
 		Limit:      limit,
 		Offset:     offset,
-	}
-	if err := q.err(); err != nil {
-		return nil, err
 	}
 	if !r.key.AllOrganizations {
 		f.OrganizationIDs = r.key.OrganizationIDs

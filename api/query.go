@@ -1,88 +1,178 @@
 package api
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/uuid"
 
 	"github.com/sightline/sightline"
 )
 
-// queryParams reads an operation's query parameters, collecting every
-// problem so that they are reported together. Unknown parameters never get
-// here: the pipeline rejects any parameter the operation does not declare.
+// Query parameters are checked against the schemas the operation documents,
+// all of them before the handler runs, so that every problem is reported in
+// one answer and the document and the behaviour cannot drift apart:
+//   - a parameter the operation does not declare is unknown_field;
+//   - a scalar parameter given twice is invalid_value;
+//   - an array parameter takes repeated values or comma-separated ones;
+//   - integers out of minimum/maximum and strings over maxLength are
+//     out_of_range, values outside an enum invalid_value, a malformed uuid
+//     invalid_uuid, a non-number invalid_type.
+
+// queryParams are an operation's checked query parameters.
 type queryParams struct {
 	values url.Values
-	errs   sightline.ValidationErrors
+	params map[string]*openapi3.Parameter
 }
 
-func newQueryParams(values url.Values) *queryParams {
-	return &queryParams{values: values, errs: sightline.ValidationErrors{}}
+func checkQuery(values url.Values, declared []*openapi3.Parameter) (*queryParams, error) {
+	q := &queryParams{values: url.Values{}, params: map[string]*openapi3.Parameter{}}
+	for _, p := range declared {
+		q.params[p.Name] = p
+	}
+	errs := sightline.ValidationErrors{}
+	for name, raw := range values {
+		p, ok := q.params[name]
+		if !ok {
+			errs.Add(name, sightline.DetailUnknownField, "is not a parameter of this operation")
+			continue
+		}
+		schema := p.Schema.Value
+		items := raw
+		if schema.Type.Is(openapi3.TypeArray) {
+			items = nil
+			for _, v := range raw {
+				for _, part := range strings.Split(v, ",") {
+					if part = strings.TrimSpace(part); part != "" {
+						items = append(items, part)
+					}
+				}
+			}
+			if schema.MaxItems != nil && uint64(len(items)) > *schema.MaxItems {
+				errs.Add(name, sightline.DetailOutOfRange, "must have at most %d values", *schema.MaxItems)
+				continue
+			}
+			schema = schema.Items.Value
+		} else if len(raw) > 1 {
+			errs.Add(name, sightline.DetailInvalidValue, "must be given once")
+			continue
+		}
+		valid := true
+		for _, v := range items {
+			if code, msg := checkQueryValue(schema, v); code != "" {
+				errs.Add(name, code, "%s", msg)
+				valid = false
+				break
+			}
+		}
+		if valid {
+			q.values[name] = items
+		}
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return q, nil
 }
 
-// single returns the parameter's one value and whether it was given; a
-// repeated parameter is an error.
-func (q *queryParams) single(name string) (string, bool) {
-	vs, ok := q.values[name]
+func checkQueryValue(s *openapi3.Schema, v string) (sightline.DetailCode, string) {
+	switch {
+	case s.Type.Is(openapi3.TypeInteger):
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return sightline.DetailInvalidType, "must be an integer"
+		}
+		if (s.Min != nil && float64(n) < *s.Min) || (s.Max != nil && float64(n) > *s.Max) {
+			return sightline.DetailOutOfRange, "must be " + rangeText(s)
+		}
+	case s.Type.Is(openapi3.TypeBoolean):
+		if v != "true" && v != "false" {
+			return sightline.DetailInvalidType, "must be true or false"
+		}
+	default:
+		if len(s.Enum) > 0 && !slices.Contains(s.Enum, any(v)) {
+			return sightline.DetailInvalidValue, "must be one of: " + enumText(s.Enum)
+		}
+		if s.Format == "uuid" {
+			if _, err := uuid.Parse(v); err != nil {
+				return sightline.DetailInvalidUUID, "must be a uuid"
+			}
+		}
+		if s.MaxLength != nil && uint64(utf8.RuneCountInString(v)) > *s.MaxLength {
+			return sightline.DetailOutOfRange, fmt.Sprintf("must have at most %d characters", *s.MaxLength)
+		}
+	}
+	return "", ""
+}
+
+func rangeText(s *openapi3.Schema) string {
+	switch {
+	case s.Min != nil && s.Max != nil:
+		return fmt.Sprintf("between %g and %g", *s.Min, *s.Max)
+	case s.Min != nil:
+		return fmt.Sprintf("at least %g", *s.Min)
+	default:
+		return fmt.Sprintf("at most %g", *s.Max)
+	}
+}
+
+func enumText(values []any) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = fmt.Sprint(v)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// has reports whether the parameter was given.
+func (q *queryParams) has(name string) bool {
+	_, ok := q.values[name]
+	return ok
+}
+
+// string returns the parameter, else its documented default, else "".
+func (q *queryParams) string(name string) string {
+	if vs, ok := q.values[name]; ok {
+		return vs[0]
+	}
+	if d, ok := q.schema(name).Default.(string); ok {
+		return d
+	}
+	return ""
+}
+
+// int returns the parameter, else its documented default, else 0.
+func (q *queryParams) int(name string) int {
+	if vs, ok := q.values[name]; ok {
+		n, _ := strconv.Atoi(vs[0]) // checked against the schema already
+		return n
+	}
+	switch d := q.schema(name).Default.(type) {
+	case int:
+		return d
+	case float64:
+		return int(d)
+	}
+	return 0
+}
+
+// strings returns an array parameter's values, nil when absent.
+func (q *queryParams) strings(name string) []string {
+	return q.values[name]
+}
+
+func (q *queryParams) schema(name string) *openapi3.Schema {
+	p, ok := q.params[name]
 	if !ok {
-		return "", false
+		panic(fmt.Sprintf("query parameter %q is not declared by the operation", name))
 	}
-	if len(vs) > 1 {
-		q.errs.Add(name, sightline.DetailInvalidValue, "must be given once")
-		return "", false
-	}
-	return vs[0], true
+	return p.Schema.Value
 }
 
-// integer returns the parameter as an integer in [min, max], or def when absent.
-func (q *queryParams) integer(name string, def, min, max int) int {
-	s, ok := q.single(name)
-	if !ok {
-		return def
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		q.errs.Add(name, sightline.DetailInvalidType, "must be an integer")
-		return def
-	}
-	if n < min || n > max {
-		q.errs.Add(name, sightline.DetailOutOfRange, "must be between %d and %d", min, max)
-		return def
-	}
-	return n
-}
-
-// text returns the parameter, at most maxLen characters, or "" when absent.
-func (q *queryParams) text(name string, maxLen int) string {
-	s, _ := q.single(name)
-	if len([]rune(s)) > maxLen {
-		q.errs.Add(name, sightline.DetailOutOfRange, "must have at most %d characters", maxLen)
-		return ""
-	}
-	return s
-}
-
-// enum returns the parameter if it is one of allowed, or def when absent.
-func (q *queryParams) enum(name, def string, allowed ...string) string {
-	s, ok := q.single(name)
-	if !ok {
-		return def
-	}
-	if !slices.Contains(allowed, s) {
-		q.errs.Add(name, sightline.DetailInvalidValue, "must be one of: %s", strings.Join(allowed, ", "))
-		return def
-	}
-	return s
-}
-
-// page is the paging of every listing: limit 1..100 (default 20), offset >= 0.
-func (q *queryParams) page() (limit, offset int) {
-	return q.integer("limit", 20, 1, 100), q.integer("offset", 0, 0, maxOffset)
-}
-
-// maxOffset keeps offsets within what Postgres and ClickHouse accept as a
-// signed 64-bit value while allowing any realistic listing.
-const maxOffset = 1<<31 - 1
-
-func (q *queryParams) err() error { return q.errs.Err() }
+// page is the paging of every listing.
+func (q *queryParams) page() (limit, offset int) { return q.int("limit"), q.int("offset") }

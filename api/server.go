@@ -12,7 +12,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -148,7 +147,7 @@ func (s *server) handle(rt route) {
 
 func (s *server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 	ctx := r.Context()
-	req := &request{Request: r, query: newQueryParams(r.URL.Query())}
+	req := &request{Request: r}
 	if !rt.public {
 		key, err := s.authenticate(ctx, r)
 		if err != nil {
@@ -165,10 +164,12 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 			return
 		}
 	}
-	if err := rejectUnknownParams(r, rt.queryNames()); err != nil {
+	query, err := checkQuery(r.URL.Query(), rt.query)
+	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
+	req.query = query
 	body, err := s.readBody(w, r, rt)
 	if err != nil {
 		s.writeError(w, r, err)
@@ -202,18 +203,6 @@ func (s *server) takeRequestQuota(ctx context.Context, req *request) error {
 		return err
 	}
 	return s.perUser.allow(ctx, req.key.User.ID)
-}
-
-// rejectUnknownParams refuses every query parameter the operation does not
-// declare, all of them named in one answer.
-func rejectUnknownParams(r *http.Request, known []string) error {
-	errs := sightline.ValidationErrors{}
-	for name := range r.URL.Query() {
-		if !slices.Contains(known, name) {
-			errs.Add(name, sightline.DetailUnknownField, "is not a parameter of this operation")
-		}
-	}
-	return errs.Err()
 }
 
 // readBody reads the body within the size limit and checks it against the

@@ -70,7 +70,9 @@ func mountNotes(t *testing.T, ctl *noteControl) func(s *server) {
 				case "missing":
 					return 0, nil, sightline.Errorf(sightline.CodeNotFound, "Nothing to attach the note to.")
 				case "limited":
-					return 0, nil, s.jobStarts.allow(r.Context(), r.organizationID)
+					if err := s.jobStarts.allow(r.Context(), r.organizationID); err != nil {
+						return 0, nil, err
+					}
 				case "block":
 					ctl.started <- struct{}{}
 					<-ctl.release

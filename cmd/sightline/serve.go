@@ -46,6 +46,23 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 		return err
 	}
 
+	// Everything that can fail on bad configuration is set up before any
+	// goroutine starts, so a failed start leaves nothing running.
+	var handler http.Handler
+	var listener net.Listener
+	if withAPI {
+		if handler, err = api.NewHandler(api.Deps{
+			Logger: logger, Pool: pool, ClickHouse: ch,
+			Registerer: registry, Gatherer: registry,
+			Limits: cfg.Limits, MaxBodyBytes: cfg.MaxBodyBytes,
+		}); err != nil {
+			return err
+		}
+		if listener, err = net.Listen("tcp", cfg.Listen); err != nil {
+			return fmt.Errorf("listening on %s: %w", cfg.Listen, err)
+		}
+	}
+
 	group, groupCtx := errgroup.WithContext(ctx)
 	if withWorkers {
 		if err := riverClient.Start(groupCtx); err != nil {
@@ -64,18 +81,6 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 		})
 	}
 	if withAPI {
-		handler, err := api.NewHandler(api.Deps{
-			Logger: logger, Pool: pool, ClickHouse: ch,
-			Registerer: registry, Gatherer: registry,
-			Limits: cfg.Limits, MaxBodyBytes: cfg.MaxBodyBytes,
-		})
-		if err != nil {
-			return err
-		}
-		listener, err := net.Listen("tcp", cfg.Listen)
-		if err != nil {
-			return fmt.Errorf("listening on %s: %w", cfg.Listen, err)
-		}
 		httpServer := &http.Server{
 			Handler:           handler,
 			ReadHeaderTimeout: 10 * time.Second,

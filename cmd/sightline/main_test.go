@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sightline/sightline/olap/olaptest"
+	"github.com/sightline/sightline/oltp/oltptest"
+)
+
+// env is a getenv over a test's own databases.
+func env(t *testing.T, extra map[string]string) func(string) string {
+	vars := map[string]string{"DATABASE_URL": oltptest.NewDatabase(t)}
+	for k, v := range extra {
+		vars[k] = v
+	}
+	return func(k string) string { return vars[k] }
+}
+
+func runJSON(t *testing.T, getenv func(string) string, args ...string) map[string]any {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if err := run(context.Background(), args, getenv, &out, &errOut); err != nil {
+		t.Fatalf("sightline %s: %v", strings.Join(args, " "), err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+		t.Fatalf("sightline %s printed %q, not one JSON object", strings.Join(args, " "), out.String())
+	}
+	return m
+}
+
+func TestAdmin(t *testing.T) {
+	t.Parallel()
+	getenv := env(t, nil)
+	user := runJSON(t, getenv, "admin", "user", "create", "--email", "owner@example.com", "--name", "Olive")
+	if user["id"] == nil {
+		t.Fatalf("user create printed %v", user)
+	}
+	runJSON(t, getenv, "admin", "user", "create", "--email", "viewer@example.com")
+	org := runJSON(t, getenv, "admin", "org", "create", "--name", "Olive Org", "--owner-email", "owner@example.com")
+	orgID := org["id"].(string)
+	runJSON(t, getenv, "admin", "member", "add", "--org", orgID, "--email", "viewer@example.com", "--role", "viewer", "--status", "suspended")
+	key := runJSON(t, getenv, "admin", "key", "create", "--email", "owner@example.com", "--capabilities", "read,write", "--orgs", orgID)
+	if !strings.HasPrefix(key["key"].(string), "sl_") || key["id"] == nil {
+		t.Fatalf("key create printed %v", key)
+	}
+	runJSON(t, getenv, "admin", "subscription", "set", "--org", orgID, "--status", "active", "--tier", "pro",
+		"--interval", "monthly", "--check-budget", "5000")
+	revoked := runJSON(t, getenv, "admin", "key", "revoke", "--id", key["id"].(string))
+	if revoked["revoked"] != true {
+		t.Fatalf("key revoke printed %v", revoked)
+	}
+
+	refusals := [][]string{
+		{"admin"},
+		{"admin", "user", "delete"},
+		{"admin", "user", "create"},
+		{"admin", "user", "create", "--email", "owner@example.com"},
+		{"admin", "user", "create", "--email", "x@example.com", "extra"},
+		{"admin", "org", "create", "--name", "No Owner", "--owner-email", "ghost@example.com"},
+		{"admin", "member", "add", "--org", "not-a-uuid", "--email", "viewer@example.com", "--role", "viewer"},
+		{"admin", "member", "add", "--org", orgID, "--email", "viewer@example.com", "--role", "emperor"},
+		{"admin", "key", "create", "--email", "owner@example.com", "--capabilities", "read,fly", "--orgs", "all"},
+		{"admin", "key", "revoke", "--id", "0193a7e4-0000-7000-8000-000000000001"},
+		{"admin", "subscription", "set", "--org", orgID, "--status", "active", "--tier", "pro", "--interval", "weekly", "--check-budget", "5"},
+		{"admin", "subscription", "set", "--org", orgID, "--status", "active", "--tier", "pro", "--interval", "monthly", "--check-budget", "-5"},
+		{"bogus"},
+		{},
+	}
+	for _, args := range refusals {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			err := run(context.Background(), args, getenv, &out, &errOut)
+			if err == nil || err.Error() == "" {
+				t.Fatalf("accepted; printed %q", out.String())
+			}
+			if out.Len() != 0 {
+				t.Fatalf("printed %q on failure", out.String())
+			}
+		})
+	}
+}
+
+func TestRunServesAndStopsCleanly(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	getenv := env(t, map[string]string{"CLICKHOUSE_URL": olaptest.NewDatabase(t), "SIGHTLINE_LISTEN": addr})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	var logs syncWriter
+	go func() { done <- run(ctx, []string{"run"}, getenv, &bytes.Buffer{}, &logs) }()
+
+	var ready bool
+	for range 100 {
+		res, err := http.Get("http://" + addr + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				ready = true
+				break
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !ready {
+		cancel()
+		t.Fatalf("never ready; logs:\n%s", logs.String())
+	}
+	cancel() // what SIGTERM does through signal.NotifyContext
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("run returned %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("did not stop within 30s")
+	}
+	for _, want := range []string{"api stopped", "workers stopped"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("logs lack %q:\n%s", want, logs.String())
+		}
+	}
+}
