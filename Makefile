@@ -1,0 +1,63 @@
+# Sightline: `make run` serves the API with demo data; `make test` runs every test.
+# Both start what they need: a project-local Postgres 15 and the embedded ClickHouse
+# engine behind its HTTP endpoint, unless DATABASE_URL / CLICKHOUSE_URL name servers
+# of your own, in which case those are used and nothing local is started.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+LOCAL_DATABASE_URL := $(shell dev/postgres.sh url)
+LOCAL_CLICKHOUSE_URL := $(shell dev/clickhouse.sh url)
+export DATABASE_URL ?= $(LOCAL_DATABASE_URL)
+export CLICKHOUSE_URL ?= $(LOCAL_CLICKHOUSE_URL)
+export SIGHTLINE_LISTEN ?= 127.0.0.1:8080
+
+BIN := .local/bin/sightline
+GO_SOURCES := $(shell find . -name '*.go' -not -path './.local/*') go.mod go.sum
+
+.PHONY: help
+help:
+	@echo "make run     start local engines, migrate, create a demo key and serve the API"
+	@echo "make test    start local engines and run the whole test suite"
+	@echo "make bench   load-test GET /api/v1/me through the full pipeline"
+	@echo "make stop    stop the local engines"
+
+$(BIN): $(GO_SOURCES)
+	go build -o $(BIN) ./cmd/sightline
+
+.PHONY: deps
+deps:
+	@command -v go >/dev/null || { echo "Go 1.26 is required" >&2; exit 1; }
+	@command -v npm >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; }
+	go mod download
+
+# engines starts only what the environment does not already point elsewhere.
+.PHONY: engines
+engines: deps
+	@if [ "$$DATABASE_URL" = "$(LOCAL_DATABASE_URL)" ]; then dev/postgres.sh start; fi
+	@if [ "$$CLICKHOUSE_URL" = "$(LOCAL_CLICKHOUSE_URL)" ]; then dev/clickhouse.sh start; fi
+
+.PHONY: migrate
+migrate: engines $(BIN)
+	$(BIN) migrate
+
+.PHONY: run
+run: migrate
+	@$(BIN) admin demo --base-url "http://$$SIGHTLINE_LISTEN"
+	@echo
+	exec $(BIN) run
+
+.PHONY: test
+test: engines
+	go vet ./...
+	go test -race -count=1 -timeout 15m ./...
+
+.PHONY: bench
+bench: migrate
+	benchmarks/me.sh
+
+.PHONY: stop
+stop:
+	dev/clickhouse.sh stop
+	dev/postgres.sh stop
