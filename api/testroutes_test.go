@@ -21,7 +21,7 @@ type noteBody struct {
 	Email  *string    `json:"email" validate:"omitempty,email"`
 	Ref    *uuid.UUID `json:"ref"`
 	Size   *int       `json:"size" validate:"omitempty,min=1,max=10"`
-	Tags   []string   `json:"tags" validate:"max=3,dive,min=1"`
+	Tags   []string   `json:"tags,omitempty" validate:"max=3,dive,min=1"`
 	Nested *struct {
 		A int `json:"a" required:"true"`
 	} `json:"nested"`

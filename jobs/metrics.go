@@ -28,9 +28,13 @@ func (c *QueueCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
 func (c *QueueCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
+	// Every queue and state is reported, zeros included, so that an empty
+	// queue reads as 0 rather than as a missing series.
 	rows, err := c.Pool.Query(ctx, `
-		SELECT queue, state::text, count(*) FROM river_job
-		WHERE state IN ('available', 'scheduled', 'retryable', 'running', 'pending')
+		SELECT q.name, s.state, count(j.id)
+		FROM (SELECT name FROM river_queue UNION SELECT 'default') q
+		CROSS JOIN unnest(ARRAY['available', 'scheduled', 'retryable', 'running', 'pending']) s (state)
+		LEFT JOIN river_job j ON j.queue = q.name AND j.state::text = s.state
 		GROUP BY 1, 2`)
 	if err != nil {
 		ch <- prometheus.NewInvalidMetric(c.desc, err)

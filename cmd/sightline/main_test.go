@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -119,6 +120,18 @@ func TestRunServesAndStopsCleanly(t *testing.T) {
 		cancel()
 		t.Fatalf("never ready; logs:\n%s", logs.String())
 	}
+	res, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, want := range []string{"sightline_postgres_pool_acquired_connections", "sightline_river_jobs", "go_goroutines"} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+
 	cancel() // what SIGTERM does through signal.NotifyContext
 	select {
 	case err := <-done:

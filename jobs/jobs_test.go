@@ -1,0 +1,74 @@
+package jobs_test
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/riverqueue/river"
+
+	"github.com/sightline/sightline/jobs"
+	"github.com/sightline/sightline/oltp/oltptest"
+)
+
+func TestPruneWorkerDeletesOnlyExpiredState(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := oltptest.NewPool(t)
+	_, err := pool.Exec(ctx, `
+		INSERT INTO users (id, email) VALUES ('0193a7e4-0000-7000-8000-000000000001', 'p@example.com');
+		INSERT INTO api_keys (id, user_id, name, secret_hash, capabilities, all_organizations)
+		VALUES ('0193a7e4-0000-7000-8000-000000000002', '0193a7e4-0000-7000-8000-000000000001', 'k',
+		        decode(repeat('ab', 32), 'hex'), '{read}', true);
+		INSERT INTO idempotency_records (api_key_id, idempotency_key, method, path, request_hash, outcome,
+		                                 response_status, expires_at)
+		VALUES ('0193a7e4-0000-7000-8000-000000000002', 'expired-key', 'POST', '/x', '\x00', 'completed', 200, now() - interval '1 minute'),
+		       ('0193a7e4-0000-7000-8000-000000000002', 'live-key', 'POST', '/x', '\x00', 'completed', 200, now() + interval '1 hour');
+		INSERT INTO rate_limit_buckets (bucket, window_start, previous_count, current_count)
+		VALUES ('idle', extract(epoch FROM now()) - 600, 0, 5),
+		       ('busy', extract(epoch FROM now()), 0, 5);`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &jobs.PruneWorker{Pool: pool, Logger: slog.New(slog.DiscardHandler)}
+	if err := w.Work(ctx, &river.Job[jobs.PruneArgs]{}); err != nil {
+		t.Fatal(err)
+	}
+	var keys, buckets string
+	pool.QueryRow(ctx, `SELECT string_agg(idempotency_key, ',') FROM idempotency_records`).Scan(&keys)
+	pool.QueryRow(ctx, `SELECT string_agg(bucket, ',') FROM rate_limit_buckets`).Scan(&buckets)
+	if keys != "live-key" || buckets != "busy" {
+		t.Fatalf("left records %q and buckets %q, want live-key and busy", keys, buckets)
+	}
+}
+
+func TestQueueCollectorReportsDepth(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := oltptest.NewPool(t)
+	client, err := jobs.NewClient(pool, jobs.Config{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An insert-only client: the job stays available, as in a backlog.
+	if _, err := client.Insert(ctx, jobs.PruneArgs{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	registry := prometheus.NewPedanticRegistry()
+	registry.MustRegister(jobs.NewQueueCollector(pool))
+	want := `
+# HELP sightline_river_jobs River jobs not yet finished, by queue and state.
+# TYPE sightline_river_jobs gauge
+sightline_river_jobs{queue="default",state="available"} 1
+sightline_river_jobs{queue="default",state="pending"} 0
+sightline_river_jobs{queue="default",state="retryable"} 0
+sightline_river_jobs{queue="default",state="running"} 0
+sightline_river_jobs{queue="default",state="scheduled"} 0
+`
+	if err := testutil.GatherAndCompare(registry, strings.NewReader(want), "sightline_river_jobs"); err != nil {
+		t.Fatal(err)
+	}
+}

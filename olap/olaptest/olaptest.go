@@ -1,0 +1,87 @@
+// Package olaptest gives tests their own migrated ClickHouse database on
+// the server CLICKHOUSE_URL names (by default the project-local endpoint
+// that `make test` starts), dropped when the test ends.
+package olaptest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+
+	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/schema"
+)
+
+// DefaultURL is the project-local endpoint `make test` starts.
+const DefaultURL = "http://127.0.0.1:18123/default"
+
+// ServerURL is the ClickHouse server tests use.
+func ServerURL() string {
+	if u := os.Getenv("CLICKHOUSE_URL"); u != "" {
+		return u
+	}
+	return DefaultURL
+}
+
+// NewDatabase creates a migrated database for this test and returns its URL.
+func NewDatabase(t testing.TB) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	admin, err := olap.Connect(ctx, ServerURL())
+	if err != nil {
+		t.Fatalf("connecting to test clickhouse at %s (run `make test`, which starts it): %v", ServerURL(), err)
+	}
+	defer admin.Close()
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	name := "test_" + hex.EncodeToString(b)
+	if err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("creating test database: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := olap.Connect(ctx, ServerURL())
+		if err != nil {
+			t.Errorf("connecting to drop %s: %v", name, err)
+			return
+		}
+		defer conn.Close()
+		if err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name); err != nil {
+			t.Errorf("dropping %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(ServerURL())
+	if err != nil {
+		t.Fatalf("CLICKHOUSE_URL is not a URL: %v", err)
+	}
+	u.Path = "/" + name
+	dbURL := u.String()
+	db, err := olap.OpenDB(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := schema.MigrateClickHouse(ctx, db); err != nil {
+		t.Fatalf("migrating test database: %v", err)
+	}
+	return dbURL
+}
+
+// NewConn is NewDatabase with an open connection, closed when the test ends.
+func NewConn(t testing.TB) driver.Conn {
+	t.Helper()
+	conn, err := olap.Connect(context.Background(), NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
