@@ -93,7 +93,10 @@ func TestAdminRefusals(t *testing.T) {
 		{"duplicate email in another case", func() error { _, err := oltp.CreateUser(ctx, pool, "BOB@example.com", nil); return err }, sightline.CodeValidation},
 		{"not an email", func() error { _, err := oltp.CreateUser(ctx, pool, "bob", nil); return err }, sightline.CodeValidation},
 		{"short organization name", func() error { _, err := oltp.CreateOrganization(ctx, pool, "ab", "bob@example.com"); return err }, sightline.CodeValidation},
-		{"unknown owner", func() error { _, err := oltp.CreateOrganization(ctx, pool, "Nobody's", "nobody@example.com"); return err }, sightline.CodeNotFound},
+		{"unknown owner", func() error {
+			_, err := oltp.CreateOrganization(ctx, pool, "Nobody's", "nobody@example.com")
+			return err
+		}, sightline.CodeNotFound},
 		{"unknown role", func() error { return oltp.SetMember(ctx, pool, orgID, "bob@example.com", "admin", "active") }, sightline.CodeValidation},
 		{"unknown organization", func() error {
 			return oltp.SetMember(ctx, pool, uuid.New(), "bob@example.com", "viewer", "active")
