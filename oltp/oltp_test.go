@@ -142,7 +142,7 @@ func TestRateLimit(t *testing.T) {
 		}
 	}
 	ok, wait := take("a")
-	if ok || wait <= 0 || wait > 2*time.Minute {
+	if ok || wait <= 0 || wait > time.Minute {
 		t.Fatalf("4th: allowed=%v wait=%s", ok, wait)
 	}
 	if ok, _ := take("b"); !ok {

@@ -143,13 +143,15 @@ BEGIN
     UPDATE rate_limit_buckets
     SET window_start = w_start, previous_count = prev, current_count = curr
     WHERE bucket = p_bucket;
+    -- The wait never exceeds one window: by then every request counted now
+    -- has left a true sliding window, even where the estimate lags.
     IF curr + 1 > p_limit THEN
         -- Wait for the next window, then for this window's weight to fade enough.
         RETURN QUERY SELECT false,
-            (w - elapsed) + greatest(0, w * (1 - (p_limit - 1)::double precision / curr));
+            least(w, (w - elapsed) + greatest(0, w * (1 - (p_limit - 1)::double precision / curr)));
     ELSE
         RETURN QUERY SELECT false,
-            greatest(0, w * (1 - (p_limit - 1 - curr)::double precision / prev) - elapsed);
+            least(w, greatest(0, w * (1 - (p_limit - 1 - curr)::double precision / prev) - elapsed));
     END IF;
 END
 $$;
