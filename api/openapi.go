@@ -195,8 +195,14 @@ func (s *server) document(rt *route) {
 		if extra := rt.errors[status]; extra != "" {
 			desc = strings.TrimSpace(extra + " " + desc)
 		}
-		op.AddResponse(status, openapi3.NewResponse().WithDescription(desc).
-			WithContent(openapi3.NewContentWithJSONSchemaRef(openapi3.NewSchemaRef("#/components/schemas/Error", errorSchema))))
+		res := openapi3.NewResponse().WithDescription(desc).
+			WithContent(openapi3.NewContentWithJSONSchemaRef(openapi3.NewSchemaRef("#/components/schemas/Error", errorSchema)))
+		if status == http.StatusTooManyRequests {
+			res.Headers = openapi3.Headers{"Retry-After": &openapi3.HeaderRef{Value: &openapi3.Header{Parameter: openapi3.Parameter{
+				Description: "Seconds to wait before retrying.", Required: true, Schema: schemaRef(integerSchema().WithMin(1)),
+			}}}}
+		}
+		op.AddResponse(status, res)
 	}
 	s.doc.AddOperation(rt.pattern, rt.method, op)
 }
