@@ -25,6 +25,43 @@ const (
 	CodeNotAcceptable             Code = "not_acceptable"
 	CodeRateLimitExceeded         Code = "rate_limit_exceeded"
 	CodeInternal                  Code = "internal_error"
+
+	// Resources that are absent or hidden (404).
+	CodeProjectNotFound         Code = "project_not_found"
+	CodeBrandProfileNotFound    Code = "brand_profile_not_found"
+	CodeCompetitorNotFound      Code = "competitor_not_found"
+	CodeQueryClusterNotFound    Code = "query_cluster_not_found"
+	CodeTrackedQueryNotFound    Code = "tracked_query_not_found"
+	CodeMembershipStatsNotFound Code = "organization_membership_stats_not_found"
+
+	// Conflicts with the current state (409).
+	CodeOrganizationIsArchived        Code = "organization_is_archived"
+	CodeProjectIsArchived             Code = "project_is_archived"
+	CodeProjectArchivedByOrganization Code = "project_archived_by_organization"
+	CodeStatusTransitionNotAllowed    Code = "status_transition_not_allowed"
+	CodeConfirmationInvalid           Code = "confirmation_invalid"
+	CodeConfirmationExpired           Code = "confirmation_expired"
+	CodeConfirmationUsed              Code = "confirmation_used"
+	CodeConfirmationEffectsChanged    Code = "confirmation_effects_changed"
+	CodeQueryClusterNameExists        Code = "query_cluster_name_already_exists"
+	CodeNPassesNotSupported           Code = "n_passes_not_supported_for_engine"
+
+	// Other refusals.
+	CodeSubscriptionRequired     Code = "subscription_required"          // 402
+	CodeQueryClusterOtherProject Code = "query_cluster_in_other_project" // 422
+	CodeConfirmationRequired     Code = "confirmation_required"          // 428
+)
+
+// Item-level codes: the reasons inside a batch answer's `failed` list.
+const (
+	ItemTrackedQueryNotFound          Code = "tracked_query_not_found"
+	ItemTrackedQueryAlreadyExists     Code = "tracked_query_already_exists"
+	ItemDuplicateCombinationInRequest Code = "duplicate_combination_in_request"
+	ItemTrackedQueryAlreadyPaused     Code = "tracked_query_already_paused"
+	ItemNPassesNotSupported           Code = "n_passes_not_supported_for_engine"
+	ItemCheckBudgetForecastExhausted  Code = "check_budget_forecast_exhausted"
+	ItemSubscriptionNotFound          Code = "subscription_not_found"
+	ItemQueryClusterNameExists        Code = "query_cluster_name_already_exists"
 )
 
 // DetailCode is one of the seven codes a validation failure reports per field.

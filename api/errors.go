@@ -26,6 +26,28 @@ var statusOf = map[sightline.Code]int{
 	sightline.CodeUnsupportedMediaType:      http.StatusUnsupportedMediaType,
 	sightline.CodeRateLimitExceeded:         http.StatusTooManyRequests,
 	sightline.CodeInternal:                  http.StatusInternalServerError,
+
+	sightline.CodeProjectNotFound:         http.StatusNotFound,
+	sightline.CodeBrandProfileNotFound:    http.StatusNotFound,
+	sightline.CodeCompetitorNotFound:      http.StatusNotFound,
+	sightline.CodeQueryClusterNotFound:    http.StatusNotFound,
+	sightline.CodeTrackedQueryNotFound:    http.StatusNotFound,
+	sightline.CodeMembershipStatsNotFound: http.StatusNotFound,
+
+	sightline.CodeOrganizationIsArchived:        http.StatusConflict,
+	sightline.CodeProjectIsArchived:             http.StatusConflict,
+	sightline.CodeProjectArchivedByOrganization: http.StatusConflict,
+	sightline.CodeStatusTransitionNotAllowed:    http.StatusConflict,
+	sightline.CodeConfirmationInvalid:           http.StatusConflict,
+	sightline.CodeConfirmationExpired:           http.StatusConflict,
+	sightline.CodeConfirmationUsed:              http.StatusConflict,
+	sightline.CodeConfirmationEffectsChanged:    http.StatusConflict,
+	sightline.CodeQueryClusterNameExists:        http.StatusConflict,
+	sightline.CodeNPassesNotSupported:           http.StatusConflict,
+
+	sightline.CodeSubscriptionRequired:     http.StatusPaymentRequired,
+	sightline.CodeQueryClusterOtherProject: http.StatusUnprocessableEntity,
+	sightline.CodeConfirmationRequired:     http.StatusPreconditionRequired,
 }
 
 // errorBody is the envelope of spec part 7.1, the body of every refusal.

@@ -39,6 +39,11 @@ func (r *request) pathUUID(name string, notFound sightline.Code) (uuid.UUID, err
 var notFoundMessage = map[sightline.Code]string{
 	sightline.CodeNotFound:             "Resource not found.",
 	sightline.CodeOrganizationNotFound: "Organization not found.",
+	sightline.CodeProjectNotFound:      "Project not found.",
+	sightline.CodeBrandProfileNotFound: "Brand profile not found.",
+	sightline.CodeCompetitorNotFound:   "Competitor not found.",
+	sightline.CodeQueryClusterNotFound: "Query cluster not found.",
+	sightline.CodeTrackedQueryNotFound: "Tracked query not found.",
 }
 
 // readFunc serves a read operation: the returned body is sent with 200.

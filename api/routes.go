@@ -43,4 +43,16 @@ func (s *server) routes() {
 		response: s.organizationSchema(),
 		read:     s.handleGetOrganization,
 	})
+
+	// Organizations (spec 4.5): confirmed writes, plan, usage and stats.
+	// (end of organizations)
+
+	// Projects, brand profiles and competitors (spec 4.6).
+	// (end of projects)
+
+	// Keyword clusters (spec 4.7).
+	// (end of clusters)
+
+	// Tracked queries (spec 4.2).
+	// (end of tracked queries)
 }

@@ -16,8 +16,10 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-chi/chi/v5"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/riverqueue/river"
 
 	"github.com/sightline/sightline"
 )
@@ -32,6 +34,9 @@ type Deps struct {
 	Logger     *slog.Logger
 	Pool       *pgxpool.Pool
 	ClickHouse Pinger
+	// Jobs enqueues background work in the same transaction as the write
+	// that needs it (InsertTx).
+	Jobs *river.Client[pgx.Tx]
 	// Registerer receives the API's metrics; Gatherer serves /metrics.
 	Registerer prometheus.Registerer
 	Gatherer   prometheus.Gatherer
@@ -48,6 +53,7 @@ type server struct {
 	logger   *slog.Logger
 	pool     *pgxpool.Pool
 	ch       Pinger
+	jobs     *river.Client[pgx.Tx]
 	router   chi.Router
 	doc      *openapi3.T
 	metrics  *httpMetrics
@@ -107,6 +113,7 @@ func newServer(deps Deps) (*server, error) {
 		logger:   deps.Logger,
 		pool:     deps.Pool,
 		ch:       deps.ClickHouse,
+		jobs:     deps.Jobs,
 		router:   chi.NewRouter(),
 		doc:      newDocument(),
 		metrics:  metrics,

@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/jobs"
 	"github.com/sightline/sightline/olap"
 	"github.com/sightline/sightline/olap/olaptest"
 	"github.com/sightline/sightline/oltp"
@@ -63,9 +64,13 @@ func setup(t *testing.T, opts ...setupOptions) *fixture {
 	}
 	t.Cleanup(func() { ch.Close() })
 	logs := &syncBuffer{}
+	jobClient, err := jobs.NewClient(pool, jobs.Config{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	registry := prometheus.NewRegistry()
 	s, err := newServer(Deps{
-		Logger: slog.New(slog.NewJSONHandler(logs, nil)), Pool: pool, ClickHouse: ch,
+		Logger: slog.New(slog.NewJSONHandler(logs, nil)), Pool: pool, ClickHouse: ch, Jobs: jobClient,
 		Registerer: registry, Gatherer: registry, Limits: o.limits, MaxBodyBytes: 4096,
 	})
 	if err != nil {

@@ -32,6 +32,7 @@ type Config struct {
 func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &PruneWorker{Pool: pool, Logger: cfg.Logger})
+	// (end of workers)
 
 	riverCfg := &river.Config{
 		Logger:  cfg.Logger,
@@ -46,6 +47,7 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 			river.NewPeriodicJob(river.PeriodicInterval(15*time.Minute),
 				func() (river.JobArgs, *river.InsertOpts) { return PruneArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true, ID: "prune"}),
+			// (end of periodic jobs)
 		}
 	}
 	client, err := river.NewClient(riverpgxv5.New(pool), riverCfg)

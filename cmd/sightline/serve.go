@@ -52,7 +52,7 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 	var listener net.Listener
 	if withAPI {
 		if handler, err = api.NewHandler(api.Deps{
-			Logger: logger, Pool: pool, ClickHouse: ch,
+			Logger: logger, Pool: pool, ClickHouse: ch, Jobs: riverClient,
 			Registerer: registry, Gatherer: registry,
 			Limits: cfg.Limits, MaxBodyBytes: cfg.MaxBodyBytes,
 		}); err != nil {
