@@ -297,3 +297,18 @@ func detailCodesOf(t *testing.T, m map[string]any) map[string][]string {
 	}
 	return out
 }
+
+// project inserts an active project with a brand profile into org, straight
+// into the store, for tests of operations under projects.
+func (f *fixture) project(org uuid.UUID, name string) uuid.UUID {
+	f.t.Helper()
+	id := uuid.Must(uuid.NewV7())
+	_, err := f.pool.Exec(context.Background(), `
+		WITH p AS (INSERT INTO projects (id, organization_id, name) VALUES ($1, $2, $3) RETURNING id)
+		INSERT INTO brand_profiles (project_id, id, website_domains, brand_names)
+		SELECT id, $4, '{acme.com}', '{Acme}' FROM p`, id, org, name, uuid.Must(uuid.NewV7()))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return id
+}
