@@ -30,8 +30,9 @@ type writeFunc func(r *request, tx pgx.Tx) (status int, body any, err error)
 //     idempotency_request_in_progress, never run twice.
 //   - A stored answer is replayed byte for byte, with Idempotent-Replayed: true.
 //   - Successes and refusals that came from running the operation (404, 409,
-//     ...) are stored. Validation failures (400) and rate-limit refusals
-//     (429) are not: they changed nothing and the same key may be retried.
+//     ...) are stored. Validation failures (400), a missing confirmation
+//     (428) and rate-limit refusals (429) are not: they changed nothing and
+//     the same key may be retried once the request is fixed.
 //     Internal errors roll everything back and store nothing.
 //   - An operation that reaches outside the database marks its attempt
 //     uncertain first (markOutcomeUncertain); if it does not finish, every
@@ -106,7 +107,7 @@ func (s *server) runWrite(ctx context.Context, req *request, record *oltp.Idempo
 			return 0, "", nil, false, errors.Join(opErr, err)
 		}
 		errStatus, envelope, e := errorResponse(req.Request, s.logger, opErr)
-		if e == nil || errStatus >= 500 || errStatus == http.StatusBadRequest || errStatus == http.StatusTooManyRequests {
+		if e == nil || errStatus >= 500 || !storedRefusal(errStatus) {
 			return 0, "", nil, false, opErr
 		}
 		status, result = errStatus, envelope
@@ -171,4 +172,14 @@ func requestHash(method, path string, body []byte) []byte {
 	fmt.Fprintf(h, "%s\n%s\n", method, path)
 	h.Write(compact.Bytes())
 	return h.Sum(nil)
+}
+
+// storedRefusal reports whether a refusal with this status is kept as the
+// key's answer; see serveWrite.
+func storedRefusal(status int) bool {
+	switch status {
+	case http.StatusBadRequest, http.StatusPreconditionRequired, http.StatusTooManyRequests:
+		return false
+	}
+	return true
 }

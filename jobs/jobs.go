@@ -32,6 +32,8 @@ type Config struct {
 func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &PruneWorker{Pool: pool, Logger: cfg.Logger})
+	river.AddWorker(workers, &MembershipStatsWorker{Pool: pool, Logger: cfg.Logger})
+	river.AddWorker(workers, &ProjectedChecksWorker{Pool: pool, Logger: cfg.Logger})
 	// (end of workers)
 
 	riverCfg := &river.Config{
@@ -47,6 +49,12 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 			river.NewPeriodicJob(river.PeriodicInterval(15*time.Minute),
 				func() (river.JobArgs, *river.InsertOpts) { return PruneArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true, ID: "prune"}),
+			river.NewPeriodicJob(river.PeriodicInterval(StatsInterval),
+				func() (river.JobArgs, *river.InsertOpts) { return MembershipStatsArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true, ID: "organization_membership_stats"}),
+			river.NewPeriodicJob(river.PeriodicInterval(StatsInterval),
+				func() (river.JobArgs, *river.InsertOpts) { return ProjectedChecksArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true, ID: "organization_projected_checks"}),
 			// (end of periodic jobs)
 		}
 	}

@@ -1,0 +1,115 @@
+package api
+
+import (
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/sightline/sightline/oltp"
+)
+
+// An organization's plan, allowance and counts (spec 2.8): entitlements and
+// the subscription come from the most recent contract; stats and the
+// tracked-query count are live; membership stats and the projected monthly
+// checks are periodic snapshots (jobs/stats.go).
+
+var subscriptionStatuses = []string{oltp.SubscriptionNone, "active", "trialing", "past_due", "cancelled", "expired"}
+
+func (s *server) handleGetEntitlements(r *request) (any, error) {
+	return oltp.GetEntitlements(r.Context(), s.pool, r.organizationID)
+}
+
+func (s *server) handleGetSubscription(r *request) (any, error) {
+	return oltp.GetSubscription(r.Context(), s.pool, r.organizationID)
+}
+
+func (s *server) handleGetMembershipStats(r *request) (any, error) {
+	return oltp.GetMembershipStats(r.Context(), s.pool, r.organizationID)
+}
+
+func (s *server) handleGetOrganizationStats(r *request) (any, error) {
+	return oltp.GetOrganizationStats(r.Context(), s.pool, r.organizationID)
+}
+
+// trackedQueryUsage is the answer of GET .../usage/tracked-queries.
+type trackedQueryUsage struct {
+	TrackedQueryCount int `json:"trackedQueryCount"`
+}
+
+func (s *server) handleGetTrackedQueryUsage(r *request) (any, error) {
+	n, err := oltp.CountOrganizationTrackedQueries(r.Context(), s.pool, r.organizationID)
+	if err != nil {
+		return nil, err
+	}
+	return trackedQueryUsage{TrackedQueryCount: n}, nil
+}
+
+func (s *server) handleGetProjectedChecks(r *request) (any, error) {
+	return oltp.GetProjectedChecks(r.Context(), s.pool, r.organizationID)
+}
+
+func (s *server) entitlementsSchema() *openapi3.Schema {
+	count := func(text string) *openapi3.Schema { return described(nullable(integerSchema().WithMin(0)), text) }
+	return s.component("Entitlements", object(props{
+		"status": described(enumOf(subscriptionStatuses...),
+			"Status of the most recent contract; none when the organization never subscribed, and then every other field is null."),
+		"tier":            nullable(stringSchema()),
+		"checkBudget":     count("Check budget units per billing period; null means no plan on file, not zero."),
+		"checksUsed":      count("Units consumed in the current period."),
+		"checksAvailable": count("Units left this period; 0 once the contract is cancelled or expired, as no new checks are accepted."),
+		"periodStart":     nullable(timeSchema()),
+		"nextResetAt": described(nullable(timeSchema()),
+			"When the budget renews (end of the current period); null when the contract ends before it renews."),
+	}, "status", "tier", "checkBudget", "checksUsed", "checksAvailable", "periodStart", "nextResetAt"))
+}
+
+func (s *server) subscriptionSchema() *openapi3.Schema {
+	return s.component("Subscription", object(props{
+		"status": described(enumOf(subscriptionStatuses...),
+			"none when the organization never subscribed; every other field is then null."),
+		"tier":               nullable(stringSchema()),
+		"billingInterval":    nullable(enumOf("monthly", "yearly")),
+		"checkBudget":        nullable(integerSchema().WithMin(0)),
+		"checksUsed":         nullable(integerSchema().WithMin(0)),
+		"currentPeriodStart": nullable(timeSchema()),
+		"currentPeriodEnd":   nullable(timeSchema()),
+		"cancelAt":           described(nullable(timeSchema()), "When a scheduled cancellation takes effect."),
+		"cancelledAt":        nullable(timeSchema()),
+		"graceUntil":         nullable(timeSchema()),
+	}, "status", "tier", "billingInterval", "checkBudget", "checksUsed", "currentPeriodStart", "currentPeriodEnd",
+		"cancelAt", "cancelledAt", "graceUntil"))
+}
+
+func (s *server) membershipStatsSchema() *openapi3.Schema {
+	return s.component("MembershipStats", object(props{
+		"computedAt":              timeSchema(),
+		"totalMembersCount":       described(integerSchema().WithMin(0), "Members, suspended ones included."),
+		"totalProjectsCount":      described(integerSchema().WithMin(0), "Projects, archived ones included."),
+		"pendingInvitationsCount": described(integerSchema().WithMin(0), "Invitations pending and not expired."),
+	}, "computedAt", "totalMembersCount", "totalProjectsCount", "pendingInvitationsCount"))
+}
+
+func (s *server) organizationStatsSchema() *openapi3.Schema {
+	count := func() *openapi3.Schema { return integerSchema().WithMin(0) }
+	return s.component("OrganizationStats", object(props{
+		"members":     object(props{"total": described(count(), "Active memberships.")}, "total"),
+		"projects":    object(props{"total": described(count(), "All projects, archived ones included."), "active": count()}, "total", "active"),
+		"invitations": object(props{"pending": described(count(), "Pending and not expired.")}, "pending"),
+	}, "members", "projects", "invitations"))
+}
+
+func (s *server) trackedQueryUsageSchema() *openapi3.Schema {
+	return s.component("TrackedQueryUsage", object(props{
+		"trackedQueryCount": described(integerSchema().WithMin(0),
+			"Tracked queries of every project (archived included), active and paused."),
+	}, "trackedQueryCount"))
+}
+
+func (s *server) projectedChecksSchema() *openapi3.Schema {
+	return s.component("ProjectedMonthlyChecks", object(props{
+		"activeTrackedQueryCount": described(integerSchema().WithMin(0),
+			"Active tracked queries of active projects: paused queries and archived projects are not checked."),
+		"projectedMonthlyChecks": described(integerSchema().WithMin(0),
+			"Sum over those queries of runs per month (daily 30, weekly 4, monthly 1) times nPasses, in check budget units."),
+		"computedAt": described(timeSchema(),
+			"When the projection was computed. An organization not yet reached by the periodic refresh is computed on request."),
+	}, "activeTrackedQueryCount", "projectedMonthlyChecks", "computedAt"))
+}
