@@ -148,8 +148,226 @@ func (s *server) routes() {
 	// (end of organizations)
 
 	// Projects, brand profiles and competitors (spec 4.6).
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects", id: "listProjects", tag: "projects",
+		summary: "The organization's projects with their per-project metrics", role: sightline.RoleViewer,
+		description: "Rows are the project record plus its metrics. trackedQueryCount counts the project's tracked queries " +
+			"(active and paused) live; the other metrics come from a periodically refreshed projection of the checks and " +
+			"are null while not known (until the check pipeline has filled the projection). Sorting by a metric puts " +
+			"unknown values last in either order; ties are broken by id. search is a case-insensitive substring of the " +
+			"name. In CSV, competitors are listed by name.",
+		query: projectListParams(), response: listingSchema(s.projectRowSchema()), csv: true,
+		read: s.handleListProjects,
+	})
+	s.handle(route{
+		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects", id: "createProject", tag: "projects",
+		summary: "Create a project with its brand profile and competitors", role: sightline.RoleManager,
+		capability: sightline.CapabilityWrite,
+		description: "Creates the project, its brand profile and its competitors in one transaction; no tracked queries, " +
+			"checks or scraping. Names are trimmed. websiteDomains accept full http(s) URLs or bare hosts and are stored " +
+			"as the lower-cased host without port, path or leading 'www.'; brand names are trimmed; each list collapses " +
+			"duplicates (brand names case-insensitively), keeping first occurrences in order. Every field at fault is " +
+			"named, e.g. websiteDomains[1] or competitors[0].brandNames[2].",
+		body: projectCreateSchema(), status: http.StatusCreated, response: s.projectSchema(),
+		errors:    map[int]string{409: "organization_is_archived."},
+		writeFunc: s.handleCreateProject,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}", id: "getProject", tag: "projects",
+		summary: "One project with its brand configuration", role: sightline.RoleViewer,
+		description: "A project without a brand profile reports empty websiteDomains, brandNames and competitors.",
+		response:    s.projectSchema(),
+		errors:      map[int]string{404: "project_not_found, also for another organization's project."},
+		read:        s.handleGetProject,
+	})
+	s.handle(route{
+		method: http.MethodPatch, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}", id: "renameProject", tag: "projects",
+		summary: "Rename a project", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+		description: "Body name only; websiteDomains, brandNames and competitors are refused as unknown fields (change them " +
+			"with the brand-profile and competitor operations). An archived project or organization refuses every rename " +
+			"with 409, one to the current name included; a retry under the Idempotency-Key of a rename that succeeded " +
+			"replays its 200.",
+		body: projectRenameSchema(), response: s.projectSchema(),
+		errors: map[int]string{
+			404: "project_not_found.",
+			409: "project_is_archived, organization_is_archived.",
+		},
+		writeFunc: s.handleRenameProject,
+	})
+	s.handle(route{
+		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/archive", id: "archiveProject", tag: "projects",
+		summary: "Archive a project", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+		description: "No body. Nothing is deleted; name, brand-profile, competitor, cluster and tracked-query writes answer " +
+			"409 until the project is restored. Recorded as archived by the caller, so a later organization restore leaves " +
+			"it archived. Answers the project in its new state.",
+		response: s.projectSchema(),
+		errors: map[int]string{
+			404: "project_not_found.",
+			409: "status_transition_not_allowed: already archived (a retry with the key that archived it replays the 200 " +
+				"instead); organization_is_archived.",
+		},
+		writeFunc: s.handleArchiveProject,
+	})
+	s.handle(route{
+		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/restore", id: "restoreProject", tag: "projects",
+		summary: "Restore a project archived on its own", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+		description: "No body. No check is run; the record of who archived the project is cleared. Answers the project in " +
+			"its new state.",
+		response: s.projectSchema(),
+		errors: map[int]string{
+			404: "project_not_found.",
+			409: "status_transition_not_allowed: already active (a retry with the key that restored it replays the 200 " +
+				"instead); project_archived_by_organization: archived with its organization, restore the organization " +
+				"instead; organization_is_archived.",
+		},
+		writeFunc: s.handleRestoreProject,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/brand-profile", id: "getBrandProfile", tag: "projects",
+		summary: "A project's brand profile", role: sightline.RoleViewer,
+		response: s.brandProfileSchema(),
+		errors:   map[int]string{404: "project_not_found; brand_profile_not_found when the project has no profile."},
+		read:     s.handleGetBrandProfile,
+	})
+	s.handle(route{
+		method: http.MethodPut, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/brand-profile", id: "replaceBrandProfile", tag: "projects",
+		summary: "Replace a brand profile's website domains and brand names", role: sightline.RoleManager,
+		capability: sightline.CapabilityWrite,
+		description: "Both lists are required and replace the stored ones, normalised as on project creation. The project " +
+			"name, the competitors and the description are left as they are; the description is not regenerated. " +
+			"Answers the profile as stored.",
+		body: brandProfileInputSchema(), response: s.brandProfileSchema(),
+		errors: map[int]string{
+			404: "project_not_found; brand_profile_not_found when the project has no profile.",
+			409: "project_is_archived, organization_is_archived.",
+		},
+		writeFunc: s.handleReplaceBrandProfile,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors", id: "listCompetitors", tag: "projects",
+		summary: "A project's competitors", role: sightline.RoleViewer,
+		description: "Ordered by id (creation order); only the direction can be chosen: sortBy and search are not " +
+			"parameters of this operation and are rejected. A project without a brand profile has none.",
+		query: competitorListParams(), response: listingSchema(s.competitorSchema()), csv: true,
+		errors: map[int]string{404: "project_not_found."},
+		read:   s.handleListCompetitors,
+	})
+	s.handle(route{
+		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors", id: "createCompetitor", tag: "projects",
+		summary: "Add a competitor", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+		description: "Lists are normalised as on project creation. Applies to checks from then on; captured answers are " +
+			"not re-matched. Answers the competitor as stored.",
+		body: competitorInputSchema(), status: http.StatusCreated, response: s.competitorSchema(),
+		errors: map[int]string{
+			404: "project_not_found; brand_profile_not_found when the project has no brand profile.",
+			409: "project_is_archived, organization_is_archived.",
+		},
+		writeFunc: s.handleCreateCompetitor,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors/{competitorId}", id: "getCompetitor", tag: "projects",
+		summary: "One competitor", role: sightline.RoleViewer,
+		response: s.competitorSchema(),
+		errors:   map[int]string{404: "project_not_found; competitor_not_found, also when the project has no brand profile."},
+		read:     s.handleGetCompetitor,
+	})
+	s.handle(route{
+		method: http.MethodPut, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors/{competitorId}", id: "replaceCompetitor", tag: "projects",
+		summary: "Replace a competitor's name, website domains and brand names", role: sightline.RoleManager,
+		capability: sightline.CapabilityWrite,
+		description: "All three fields are required and replace the stored ones; the lists must stay non-empty. Applies " +
+			"to checks from then on.",
+		body: competitorInputSchema(), response: s.competitorSchema(),
+		errors: map[int]string{
+			404: "project_not_found; competitor_not_found.",
+			409: "project_is_archived, organization_is_archived.",
+		},
+		writeFunc: s.handleReplaceCompetitor,
+	})
+	s.handle(route{
+		method: http.MethodDelete, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors/{competitorId}", id: "deleteCompetitor", tag: "projects",
+		summary: "Remove a competitor", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+		description: "No body (a body gives 400). Answers the competitor as it was before removal. Every stored mention, " +
+			"search result and shopping result attributed to it is removed asynchronously and permanently, changing " +
+			"historical analytics; until that has finished, the project's analytics report dataDirtySince (from the " +
+			"project's creation on).",
+		response: s.competitorSchema(),
+		errors: map[int]string{
+			404: "project_not_found; competitor_not_found.",
+			409: "project_is_archived, organization_is_archived.",
+		},
+		writeFunc: s.handleDeleteCompetitor,
+	})
 	// (end of projects)
 
+	// Keyword clusters (spec 4.7).
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters", id: "listClusters", tag: "clusters",
+		summary: "A project's keyword clusters", role: sightline.RoleViewer,
+		description: "Ordered by name; only the direction can be chosen. A cluster carries no metrics and no membership count.",
+		query:       clusterListParams(), response: listingSchema(s.clusterSchema()), csv: true,
+		errors: map[int]string{404: "project_not_found."},
+		read:   s.handleListClusters,
+	})
+	s.handle(route{
+		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters", id: "createCluster", tag: "clusters",
+		summary: "Create an empty keyword cluster", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+		description: "The name is trimmed and lower-cased before the length and uniqueness checks. A name the project " +
+			"already has answers 409 with nothing merged, also when a concurrent request took it first.",
+		body: clusterInputSchema(), status: http.StatusCreated, response: s.clusterSchema(),
+		errors: map[int]string{
+			404: "project_not_found.",
+			409: "query_cluster_name_already_exists; project_is_archived, organization_is_archived.",
+		},
+		writeFunc: s.handleCreateCluster,
+	})
+	s.handle(route{
+		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/batch", id: "createClusterBatch", tag: "clusters",
+		summary: "Create several keyword clusters", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+		description: "names: 1 to 100 as sent, each trimmed and lower-cased; names equal after that are collapsed to their " +
+			"first occurrence. A blank or too long name rejects the whole request with 400 naming names[i]. Otherwise " +
+			"always 200, nothing rolled back: successful lists the clusters created ({id, name}), failed the names the " +
+			"project already had ({id: null, name, errorCode query_cluster_name_already_exists, errorMessage}), never " +
+			"resolved to the existing cluster; both in request order.",
+		body: clusterBatchInputSchema(), response: s.clusterBatchResultSchema(),
+		errors: map[int]string{
+			404: "project_not_found.",
+			409: "project_is_archived, organization_is_archived.",
+		},
+		writeFunc: s.handleCreateClusterBatch,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/{clusterId}", id: "getCluster", tag: "clusters",
+		summary: "One keyword cluster", role: sightline.RoleViewer,
+		response: s.clusterSchema(),
+		errors:   map[int]string{404: "project_not_found; query_cluster_not_found."},
+		read:     s.handleGetCluster,
+	})
+	s.handle(route{
+		method: http.MethodPatch, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/{clusterId}", id: "renameCluster", tag: "clusters",
+		summary: "Rename a keyword cluster", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+		description: "Rename only: id and memberships are unchanged. The name is normalised as on create; the cluster's " +
+			"current name is a no-op 200.",
+		body: clusterInputSchema(), response: s.clusterSchema(),
+		errors: map[int]string{
+			404: "project_not_found; query_cluster_not_found.",
+			409: "query_cluster_name_already_exists: another cluster has the name; project_is_archived, organization_is_archived.",
+		},
+		writeFunc: s.handleRenameCluster,
+	})
+	s.handle(route{
+		method: http.MethodDelete, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/{clusterId}", id: "deleteCluster", tag: "clusters",
+		summary: "Delete a keyword cluster", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+		description: "No body (a body gives 400). Answers the cluster as it was. Member tracked queries are unassigned from " +
+			"it only; analytics filtered by its id return nothing afterwards, earlier dates included. Irreversible: " +
+			"recreating the name gives a new id.",
+		response: s.clusterSchema(),
+		errors: map[int]string{
+			404: "project_not_found; query_cluster_not_found.",
+			409: "project_is_archived, organization_is_archived.",
+		},
+		writeFunc: s.handleDeleteCluster,
+	})
 	// (end of clusters)
 
 	// Tracked queries (spec 4.2).

@@ -34,6 +34,7 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 	river.AddWorker(workers, &PruneWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &MembershipStatsWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &ProjectedChecksWorker{Pool: pool, Logger: cfg.Logger})
+	river.AddWorker(workers, &CompetitorCascadeWorker{Pool: pool})
 	// (end of workers)
 
 	riverCfg := &river.Config{

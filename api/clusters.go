@@ -1,0 +1,213 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/oltp"
+)
+
+// Keyword clusters (spec 2.4, 4.7).
+//
+// Decisions where the spec is silent:
+//   - Names are trimmed and lower-cased before the length check (1 to 200
+//     characters) and the uniqueness check; control characters are refused.
+//   - DELETE answers the cluster as it was, like competitor DELETE.
+//   - Batch create: the 100-name limit applies to the array as sent. A name
+//     that is blank or too long rejects the whole request with 400 naming
+//     names[i], as in single create; only a taken name is an item-level
+//     failure. A failed item carries id (always null: the taken name is not
+//     resolved to its cluster), name (normalised), errorCode and
+//     errorMessage; a successful one id and name. Both lists follow the
+//     request's order.
+
+func clusterListParams() []*openapi3.Parameter {
+	return append(pagingParams(),
+		openapi3.NewQueryParameter("sortOrder").WithSchema(enumOf("asc", "desc").WithDefault("asc")).
+			WithDescription("Direction of the name order."),
+	)
+}
+
+func (s *server) handleListClusters(r *request) (any, error) {
+	p, err := s.projectForRead(r)
+	if err != nil {
+		return nil, err
+	}
+	limit, offset := r.query.page()
+	page, total, err := oltp.ListClusters(r.Context(), s.pool, oltp.ClusterFilter{
+		OrganizationID: r.organizationID, ProjectID: p.ID,
+		Descending: r.query.string("sortOrder") == "desc",
+		Limit:      limit, Offset: offset,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return listing[oltp.Cluster]{Page: page, Total: total, Limit: limit, Offset: offset}, nil
+}
+
+type clusterBody struct {
+	Name string `json:"name" required:"true"`
+}
+
+func (b *clusterBody) normalize(errs sightline.ValidationErrors) {
+	b.Name = oltp.NormalizeClusterName("name", b.Name, errs)
+}
+
+func (s *server) handleCreateCluster(r *request, tx pgx.Tx) (int, any, error) {
+	in, err := decodeNormalized[clusterBody](r.body)
+	if err != nil {
+		return 0, nil, err
+	}
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return 0, nil, err
+	}
+	c, err := oltp.CreateCluster(r.Context(), tx, p.ID, in.Name)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, c, nil
+}
+
+func (s *server) handleGetCluster(r *request) (any, error) {
+	p, err := s.projectForRead(r)
+	if err != nil {
+		return nil, err
+	}
+	id, err := r.pathUUID("clusterId", sightline.CodeQueryClusterNotFound)
+	if err != nil {
+		return nil, err
+	}
+	return oltp.GetCluster(r.Context(), s.pool, r.organizationID, p.ID, id)
+}
+
+func (s *server) handleRenameCluster(r *request, tx pgx.Tx) (int, any, error) {
+	in, err := decodeNormalized[clusterBody](r.body)
+	if err != nil {
+		return 0, nil, err
+	}
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return 0, nil, err
+	}
+	id, err := r.pathUUID("clusterId", sightline.CodeQueryClusterNotFound)
+	if err != nil {
+		return 0, nil, err
+	}
+	c, err := oltp.RenameCluster(r.Context(), tx, r.organizationID, p.ID, id, in.Name)
+	return http.StatusOK, c, err
+}
+
+func (s *server) handleDeleteCluster(r *request, tx pgx.Tx) (int, any, error) {
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return 0, nil, err
+	}
+	id, err := r.pathUUID("clusterId", sightline.CodeQueryClusterNotFound)
+	if err != nil {
+		return 0, nil, err
+	}
+	c, err := oltp.DeleteCluster(r.Context(), tx, r.organizationID, p.ID, id)
+	return http.StatusOK, c, err
+}
+
+// clusterBatchMax bounds the names of one batch create (spec 8).
+const clusterBatchMax = 100
+
+type clusterBatchBody struct {
+	Names []string `json:"names" required:"true" validate:"min=1,max=100"`
+}
+
+// normalize normalises every name and collapses the ones that become
+// equal, keeping the first occurrence's position.
+func (b *clusterBatchBody) normalize(errs sightline.ValidationErrors) {
+	seen := make(map[string]bool, len(b.Names))
+	names := make([]string, 0, len(b.Names))
+	for i, raw := range b.Names {
+		name := oltp.NormalizeClusterName(fmt.Sprintf("names[%d]", i), raw, errs)
+		if name != "" && !seen[name] {
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	b.Names = names
+}
+
+type clusterBatchFailure struct {
+	ID           *uuid.UUID     `json:"id"`
+	Name         string         `json:"name"`
+	ErrorCode    sightline.Code `json:"errorCode"`
+	ErrorMessage string         `json:"errorMessage"`
+}
+
+type clusterBatchResult struct {
+	Successful []oltp.Cluster        `json:"successful"`
+	Failed     []clusterBatchFailure `json:"failed"`
+}
+
+func (s *server) handleCreateClusterBatch(r *request, tx pgx.Tx) (int, any, error) {
+	in, err := decodeNormalized[clusterBatchBody](r.body)
+	if err != nil {
+		return 0, nil, err
+	}
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return 0, nil, err
+	}
+	created, err := oltp.CreateClusters(r.Context(), tx, p.ID, in.Names)
+	if err != nil {
+		return 0, nil, err
+	}
+	out := clusterBatchResult{Successful: []oltp.Cluster{}, Failed: []clusterBatchFailure{}}
+	for _, name := range in.Names {
+		if id, ok := created[name]; ok {
+			out.Successful = append(out.Successful, oltp.Cluster{ID: id, Name: name})
+			continue
+		}
+		out.Failed = append(out.Failed, clusterBatchFailure{
+			Name: name, ErrorCode: sightline.ItemQueryClusterNameExists,
+			ErrorMessage: "The project already has a cluster with this name.",
+		})
+	}
+	return http.StatusOK, out, nil
+}
+
+func (s *server) clusterSchema() *openapi3.Schema {
+	return s.component("Cluster", object(props{
+		"id":   described(uuidSchema(), "What queryClusterIds parameters accept (never the name)."),
+		"name": described(stringSchema().WithMinLength(1).WithMaxLength(oltp.MaxClusterNameLength), "Trimmed and lower-cased; unique in the project."),
+	}, "id", "name"))
+}
+
+func clusterNameInputSchema() *openapi3.Schema {
+	return described(stringSchema().WithMaxLength(oltp.MaxClusterNameLength),
+		"Trimmed and lower-cased, then 1 to 200 characters without control characters.")
+}
+
+func clusterInputSchema() *openapi3.Schema {
+	return object(props{"name": clusterNameInputSchema()}, "name")
+}
+
+func clusterBatchInputSchema() *openapi3.Schema {
+	return object(props{
+		"names": described(arrayOf(clusterNameInputSchema()).WithMinItems(1).WithMaxItems(clusterBatchMax),
+			"1 to 100 names as sent; duplicates after normalisation are collapsed to their first occurrence."),
+	}, "names")
+}
+
+func (s *server) clusterBatchResultSchema() *openapi3.Schema {
+	return s.component("ClusterBatchResult", object(props{
+		"successful": described(arrayOf(s.clusterSchema()), "Clusters created, in request order."),
+		"failed": described(arrayOf(object(props{
+			"id":           described(nullable(uuidSchema()), "Always null: a taken name is not resolved to the existing cluster."),
+			"name":         described(stringSchema(), "The name as normalised."),
+			"errorCode":    enumOf(string(sightline.ItemQueryClusterNameExists)),
+			"errorMessage": stringSchema(),
+		}, "id", "name", "errorCode", "errorMessage")), "Names the project already has, in request order."),
+	}, "successful", "failed"))
+}

@@ -1,0 +1,161 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/jobs"
+	"github.com/sightline/sightline/oltp"
+)
+
+// Competitors of a project's brand profile (spec 2.5, 4.6).
+//
+// Decisions where the spec is silent:
+//   - GET, PUT and DELETE of a competitor under a project without a brand
+//     profile answer competitor_not_found (a competitor cannot exist
+//     without one); POST answers brand_profile_not_found.
+//   - DELETE marks the project's data dirty from its creation on, since the
+//     removal changes history, until the cascade job has finished.
+
+func competitorListParams() []*openapi3.Parameter {
+	return append(pagingParams(),
+		openapi3.NewQueryParameter("sortOrder").WithSchema(enumOf("asc", "desc").WithDefault("asc")).
+			WithDescription("Direction of the id order (creation order)."),
+	)
+}
+
+func (s *server) handleListCompetitors(r *request) (any, error) {
+	p, err := s.projectForRead(r)
+	if err != nil {
+		return nil, err
+	}
+	limit, offset := r.query.page()
+	page, total, err := oltp.ListCompetitors(r.Context(), s.pool, oltp.CompetitorFilter{
+		OrganizationID: r.organizationID, ProjectID: p.ID,
+		Descending: r.query.string("sortOrder") == "desc",
+		Limit:      limit, Offset: offset,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return listing[oltp.Competitor]{Page: page, Total: total, Limit: limit, Offset: offset}, nil
+}
+
+// competitorBody is a competitor on write, alone or inside a project create.
+type competitorBody struct {
+	Name           string   `json:"name" required:"true"`
+	WebsiteDomains []string `json:"websiteDomains" required:"true" validate:"min=1"`
+	BrandNames     []string `json:"brandNames" required:"true" validate:"min=1"`
+}
+
+func (b *competitorBody) normalize(errs sightline.ValidationErrors) { b.normalizeAt("", errs) }
+
+// normalizeAt normalises the competitor, reporting problems under prefix.
+func (b *competitorBody) normalizeAt(prefix string, errs sightline.ValidationErrors) {
+	b.Name = oltp.NormalizeName(prefix+"name", b.Name, oltp.MaxCompetitorNameLength, errs)
+	b.WebsiteDomains = oltp.NormalizeDomains(prefix+"websiteDomains", b.WebsiteDomains, errs)
+	b.BrandNames = oltp.NormalizeBrandNames(prefix+"brandNames", b.BrandNames, errs)
+}
+
+func (b *competitorBody) competitor() oltp.NewCompetitor {
+	return oltp.NewCompetitor{Name: b.Name, BrandLists: oltp.BrandLists{WebsiteDomains: b.WebsiteDomains, BrandNames: b.BrandNames}}
+}
+
+func (s *server) handleCreateCompetitor(r *request, tx pgx.Tx) (int, any, error) {
+	in, err := decodeNormalized[competitorBody](r.body)
+	if err != nil {
+		return 0, nil, err
+	}
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return 0, nil, err
+	}
+	if !p.HasBrandProfile {
+		return 0, nil, sightline.Errorf(sightline.CodeBrandProfileNotFound, "The project has no brand profile; competitors belong to it.")
+	}
+	c, err := oltp.CreateCompetitor(r.Context(), tx, p.ID, in.competitor())
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, c, nil
+}
+
+func (s *server) handleGetCompetitor(r *request) (any, error) {
+	p, err := s.projectForRead(r)
+	if err != nil {
+		return nil, err
+	}
+	id, err := r.pathUUID("competitorId", sightline.CodeCompetitorNotFound)
+	if err != nil {
+		return nil, err
+	}
+	return oltp.GetCompetitor(r.Context(), s.pool, r.organizationID, p.ID, id)
+}
+
+func (s *server) handleReplaceCompetitor(r *request, tx pgx.Tx) (int, any, error) {
+	in, err := decodeNormalized[competitorBody](r.body)
+	if err != nil {
+		return 0, nil, err
+	}
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return 0, nil, err
+	}
+	id, err := r.pathUUID("competitorId", sightline.CodeCompetitorNotFound)
+	if err != nil {
+		return 0, nil, err
+	}
+	c, err := oltp.ReplaceCompetitor(r.Context(), tx, r.organizationID, p.ID, id, in.competitor())
+	return http.StatusOK, c, err
+}
+
+// handleDeleteCompetitor removes the competitor and, in the same
+// transaction, registers the cascade that removes what was attributed to
+// it and enqueues the job that runs it.
+func (s *server) handleDeleteCompetitor(r *request, tx pgx.Tx) (int, any, error) {
+	p, err := s.projectForUpdate(r, tx)
+	if err != nil {
+		return 0, nil, err
+	}
+	id, err := r.pathUUID("competitorId", sightline.CodeCompetitorNotFound)
+	if err != nil {
+		return 0, nil, err
+	}
+	ctx := r.Context()
+	c, err := oltp.DeleteCompetitor(ctx, tx, r.organizationID, p.ID, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	cascadeID, err := oltp.BeginCascade(ctx, tx, p.ID, "competitor", c.ID)
+	if err != nil {
+		return 0, nil, err
+	}
+	_, err = s.jobs.InsertTx(ctx, tx, jobs.CompetitorCascadeArgs{
+		CascadeID: cascadeID, OrganizationID: r.organizationID, ProjectID: p.ID, CompetitorID: c.ID,
+	}, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, c, nil
+}
+
+func (s *server) competitorSchema() *openapi3.Schema {
+	return s.component("Competitor", object(props{
+		"id":             described(uuidSchema(), "v7: ordering by id is roughly creation order."),
+		"name":           stringSchema().WithMinLength(1).WithMaxLength(oltp.MaxCompetitorNameLength),
+		"websiteDomains": domainListSchema(),
+		"brandNames":     brandNameListSchema(),
+	}, "id", "name", "websiteDomains", "brandNames"))
+}
+
+func competitorInputSchema() *openapi3.Schema {
+	return object(props{
+		"name": described(stringSchema().WithMinLength(1).WithMaxLength(oltp.MaxCompetitorNameLength),
+			"Trimmed; 1 to 200 characters, no control characters."),
+		"websiteDomains": domainInputSchema(),
+		"brandNames":     brandNameInputSchema(),
+	}, "name", "websiteDomains", "brandNames")
+}

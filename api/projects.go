@@ -1,0 +1,374 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/oltp"
+)
+
+// Projects and their brand profiles (spec 4.6, 3.2).
+//
+// Decisions where the spec is silent:
+//   - Listing rows are the project record plus its metrics. trackedQueryCount
+//     is counted live (active and paused queries); the other metrics are read
+//     from the project listing's projection (project_listing_metrics), which
+//     the check pipeline fills, so they are null until it has run. Sorting by
+//     a metric puts unknown values last in either direction; ties are broken
+//     by id in the sort's direction.
+//   - Names are trimmed; a blank one is refused. Control characters are
+//     refused in names and brand names; a brand name has at most 255
+//     characters.
+//   - A rename of an archived project is refused with 409 even when it names
+//     the current name: the answer does not depend on the current name. Only
+//     a retry under the Idempotency-Key of a rename that succeeded replays
+//     its 200.
+
+// projectsSearchMax bounds the listing's search text (spec 8).
+const projectsSearchMax = 100
+
+func projectListParams() []*openapi3.Parameter {
+	return append(pagingParams(),
+		openapi3.NewQueryParameter("search").WithSchema(stringSchema().WithMaxLength(projectsSearchMax)).
+			WithDescription("Case-insensitive substring of the name."),
+		openapi3.NewQueryParameter("status").WithSchema(enumOf("active", "archived")).
+			WithDescription("Only projects in this state; both when absent."),
+		openapi3.NewQueryParameter("sortBy").WithSchema(enumOf(oltp.ProjectSortKeys...).WithDefault("createdAt")).
+			WithDescription("Metrics sort with unknown (null) values last in either order; ties by id."),
+		openapi3.NewQueryParameter("sortOrder").WithSchema(enumOf("asc", "desc").WithDefault("desc")),
+	)
+}
+
+func (s *server) handleListProjects(r *request) (any, error) {
+	q := r.query
+	search := q.string("search")
+	if !utf8.ValidString(search) || strings.ContainsRune(search, 0) {
+		errs := sightline.ValidationErrors{}
+		errs.Add("search", sightline.DetailInvalidValue, "must be UTF-8 text without NUL characters")
+		return nil, errs.Err()
+	}
+	limit, offset := q.page()
+	page, total, err := oltp.ListProjects(r.Context(), s.pool, oltp.ProjectFilter{
+		OrganizationID: r.organizationID,
+		Search:         search,
+		Status:         q.string("status"),
+		SortBy:         q.string("sortBy"),
+		Descending:     q.string("sortOrder") == "desc",
+		Limit:          limit,
+		Offset:         offset,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return listing[oltp.ProjectRow]{Page: page, Total: total, Limit: limit, Offset: offset}, nil
+}
+
+type projectCreateBody struct {
+	Name           string           `json:"name" required:"true"`
+	WebsiteDomains []string         `json:"websiteDomains" required:"true" validate:"min=1"`
+	BrandNames     []string         `json:"brandNames" required:"true" validate:"min=1"`
+	Competitors    []competitorBody `json:"competitors" validate:"dive"`
+}
+
+func (b *projectCreateBody) normalize(errs sightline.ValidationErrors) {
+	b.Name = oltp.NormalizeName("name", b.Name, oltp.MaxProjectNameLength, errs)
+	b.WebsiteDomains = oltp.NormalizeDomains("websiteDomains", b.WebsiteDomains, errs)
+	b.BrandNames = oltp.NormalizeBrandNames("brandNames", b.BrandNames, errs)
+	for i := range b.Competitors {
+		b.Competitors[i].normalizeAt(fmt.Sprintf("competitors[%d].", i), errs)
+	}
+}
+
+func (s *server) handleCreateProject(r *request, tx pgx.Tx) (int, any, error) {
+	in, err := decodeNormalized[projectCreateBody](r.body)
+	if err != nil {
+		return 0, nil, err
+	}
+	np := oltp.NewProject{
+		Name:    in.Name,
+		Profile: oltp.BrandLists{WebsiteDomains: in.WebsiteDomains, BrandNames: in.BrandNames},
+	}
+	for _, c := range in.Competitors {
+		np.Competitors = append(np.Competitors, c.competitor())
+	}
+	p, err := oltp.CreateProject(r.Context(), tx, r.organizationID, np)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, p, nil
+}
+
+func (s *server) handleGetProject(r *request) (any, error) {
+	id, err := r.pathUUID("projectId", sightline.CodeProjectNotFound)
+	if err != nil {
+		return nil, err
+	}
+	return oltp.GetProject(r.Context(), s.pool, r.organizationID, id)
+}
+
+type projectRenameBody struct {
+	Name string `json:"name" required:"true"`
+}
+
+func (b *projectRenameBody) normalize(errs sightline.ValidationErrors) {
+	b.Name = oltp.NormalizeName("name", b.Name, oltp.MaxProjectNameLength, errs)
+}
+
+func (s *server) handleRenameProject(r *request, tx pgx.Tx) (int, any, error) {
+	in, err := decodeNormalized[projectRenameBody](r.body)
+	if err != nil {
+		return 0, nil, err
+	}
+	p, err := s.projectForUpdate(r, tx)
+	if err != nil {
+		return 0, nil, err
+	}
+	renamed, err := oltp.RenameProject(r.Context(), tx, r.organizationID, p.ID, in.Name)
+	return http.StatusOK, renamed, err
+}
+
+func (s *server) handleArchiveProject(r *request, tx pgx.Tx) (int, any, error) {
+	id, err := r.pathUUID("projectId", sightline.CodeProjectNotFound)
+	if err != nil {
+		return 0, nil, err
+	}
+	p, err := oltp.ArchiveProject(r.Context(), tx, r.organizationID, id)
+	return http.StatusOK, p, err
+}
+
+func (s *server) handleRestoreProject(r *request, tx pgx.Tx) (int, any, error) {
+	id, err := r.pathUUID("projectId", sightline.CodeProjectNotFound)
+	if err != nil {
+		return 0, nil, err
+	}
+	p, err := oltp.RestoreProject(r.Context(), tx, r.organizationID, id)
+	return http.StatusOK, p, err
+}
+
+// projectForUpdate is projectForWrite for writes that update the project
+// row itself: it locks the row for that update at once (see
+// oltp.LockProjectScope), so that two such writes cannot deadlock.
+func (s *server) projectForUpdate(r *request, tx pgx.Tx) (*oltp.ProjectScope, error) {
+	id, err := r.pathUUID("projectId", sightline.CodeProjectNotFound)
+	if err != nil {
+		return nil, err
+	}
+	p, err := oltp.LockProjectScope(r.Context(), tx, r.organizationID, id)
+	if err != nil {
+		return nil, err
+	}
+	return p, p.CheckWritable()
+}
+
+func (s *server) handleGetBrandProfile(r *request) (any, error) {
+	p, err := s.projectForRead(r)
+	if err != nil {
+		return nil, err
+	}
+	return oltp.GetBrandProfile(r.Context(), s.pool, r.organizationID, p.ID)
+}
+
+type brandProfileBody struct {
+	WebsiteDomains []string `json:"websiteDomains" required:"true" validate:"min=1"`
+	BrandNames     []string `json:"brandNames" required:"true" validate:"min=1"`
+}
+
+func (b *brandProfileBody) normalize(errs sightline.ValidationErrors) {
+	b.WebsiteDomains = oltp.NormalizeDomains("websiteDomains", b.WebsiteDomains, errs)
+	b.BrandNames = oltp.NormalizeBrandNames("brandNames", b.BrandNames, errs)
+}
+
+func (s *server) handleReplaceBrandProfile(r *request, tx pgx.Tx) (int, any, error) {
+	in, err := decodeNormalized[brandProfileBody](r.body)
+	if err != nil {
+		return 0, nil, err
+	}
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return 0, nil, err
+	}
+	profile, err := oltp.ReplaceBrandLists(r.Context(), tx, r.organizationID, p.ID,
+		oltp.BrandLists{WebsiteDomains: in.WebsiteDomains, BrandNames: in.BrandNames})
+	return http.StatusOK, profile, err
+}
+
+// decodeNormalized decodes a body like decodeBody, then normalises it in
+// place, adding the problems that struct tags cannot express (names that
+// are blank once trimmed, values that are no host name). When decoding
+// itself fails, the normaliser still runs on a lenient decoding of the same
+// body, so that one answer names every field at fault; a field already
+// reported, or inside one, keeps only its first problem.
+func decodeNormalized[T any, PT interface {
+	*T
+	normalize(sightline.ValidationErrors)
+}](body []byte) (*T, error) {
+	in, err := decodeBody[T](body)
+	if err == nil {
+		errs := sightline.ValidationErrors{}
+		PT(in).normalize(errs)
+		if err := errs.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+	var e *sightline.Error
+	if !errors.As(err, &e) || e.Code != sightline.CodeValidation || e.Details["body"] != nil {
+		return nil, err
+	}
+	// Value rules also run on the zero value left where an element failed
+	// to decode; only the decoding problem is news there.
+	for field := range e.Details {
+		if within, ok := reportedWithin(field, undecoded(e.Details)); ok && within != field {
+			delete(e.Details, field)
+		}
+	}
+	var partial T
+	_ = json.Unmarshal(body, &partial) // best effort: what cannot be decoded is reported already
+	extra := sightline.ValidationErrors{}
+	PT(&partial).normalize(extra)
+	for field, problems := range extra {
+		if _, ok := reportedWithin(field, e.Details); !ok {
+			e.Details[field] = problems
+		}
+	}
+	return nil, err
+}
+
+// reportedWithin returns the field of details that is field or contains it.
+func reportedWithin[V any](field string, details map[string]V) (string, bool) {
+	for reported := range details {
+		if field == reported || strings.HasPrefix(field, reported+".") || strings.HasPrefix(field, reported+"[") {
+			return reported, true
+		}
+	}
+	return "", false
+}
+
+// undecoded returns the fields whose value could not be decoded.
+func undecoded(details map[string][]sightline.FieldError) map[string]bool {
+	out := map[string]bool{}
+	for field, problems := range details {
+		for _, p := range problems {
+			if p.Code == sightline.DetailInvalidType {
+				out[field] = true
+			}
+		}
+	}
+	return out
+}
+
+// Schemas.
+
+func domainListSchema() *openapi3.Schema {
+	return described(arrayOf(stringSchema()),
+		"Hosts: lower-cased, without scheme, port, path or leading 'www.'; a full URL or a bare host is accepted on write. "+
+			"Duplicates collapsed, first occurrences kept in order.")
+}
+
+func brandNameListSchema() *openapi3.Schema {
+	return described(arrayOf(stringSchema().WithMinLength(1).WithMaxLength(oltp.MaxBrandNameLength)),
+		"Trimmed; duplicates (case-insensitive) collapsed, the first spelling kept in order.")
+}
+
+// domainInputSchema and brandNameInputSchema are the request forms of the lists.
+func domainInputSchema() *openapi3.Schema {
+	return described(arrayOf(stringSchema()).WithMinItems(1),
+		"At least one. Each a full http(s) URL or a bare host name (at least two labels; no IP address, no user@); "+
+			"stored as the lower-cased host without port, path or leading 'www.'. Duplicates are collapsed. "+
+			"A value that is no host name is invalid_value under its index, e.g. websiteDomains[1].")
+}
+
+func brandNameInputSchema() *openapi3.Schema {
+	return described(arrayOf(stringSchema().WithMaxLength(oltp.MaxBrandNameLength)).WithMinItems(1),
+		"At least one. Each trimmed, then 1 to 255 characters without control characters; duplicates are collapsed "+
+			"case-insensitively.")
+}
+
+func projectNameSchema() *openapi3.Schema {
+	return described(stringSchema().WithMinLength(1).WithMaxLength(oltp.MaxProjectNameLength),
+		"Trimmed; 1 to 255 characters, no control characters.")
+}
+
+func projectProps(s *server) props {
+	return props{
+		"id":             uuidSchema(),
+		"organizationId": uuidSchema(),
+		"name":           stringSchema().WithMinLength(1).WithMaxLength(oltp.MaxProjectNameLength),
+		"status":         enumOf("active", "archived"),
+		"websiteDomains": described(domainListSchema(), "Empty when the project has no brand profile."),
+		"brandNames":     described(brandNameListSchema(), "Empty when the project has no brand profile."),
+		"competitors":    described(arrayOf(s.competitorSchema()), "In id (creation) order; empty without a brand profile."),
+		"createdAt":      timeSchema(),
+		"archivedAt":     described(nullable(timeSchema()), "Null while active."),
+	}
+}
+
+var projectRequired = []string{"id", "organizationId", "name", "status", "websiteDomains", "brandNames", "competitors", "createdAt", "archivedAt"}
+
+func (s *server) projectSchema() *openapi3.Schema {
+	return s.component("Project", object(projectProps(s), projectRequired...))
+}
+
+func (s *server) projectRowSchema() *openapi3.Schema {
+	p := projectProps(s)
+	metric := func(text string) *openapi3.Schema {
+		return described(nullable(openapi3.NewFloat64Schema()), text+" Null when not known.")
+	}
+	p["trackedQueryCount"] = described(integerSchema().WithMin(0), "Counter: the project's tracked queries, active and paused, counted live.")
+	p["avgSerpPosition"] = metric("Mean rank of the best own-domain organic result; lower is better.")
+	p["avgShoppingPosition"] = metric("Mean rank of the best own-domain shopping offer; lower is better.")
+	p["avgMentionPosition"] = metric("Mean rank of the own brand among the brands an answer names; lower is better.")
+	p["avgLinkPosition"] = metric("Mean position of the first cited source on an own domain; lower is better.")
+	p["mentionRate"] = metric("Percentage of AI answers mentioning the own brand.")
+	p["serpRate"] = metric("Percentage of search snapshots with an own-domain organic result.")
+	p["shoppingRate"] = metric("Percentage of shopping snapshots with an own-domain offer.")
+	p["positivityIndex"] = metric("100 x (positive + 0.5 x neutral) / mentions.")
+	p["shareOfVoice"] = metric("The brand's share of the summed mention worth of every brand named, 0 to 100.")
+	p["serpPositionStability"] = metric("Population standard deviation of search positions.")
+	p["shoppingPositionStability"] = metric("Population standard deviation of shopping positions.")
+	p["lastRankDetectedAt"] = described(nullable(timeSchema()), "When the own brand or domain was last ranked. Null when never.")
+	required := append(slices.Clone(projectRequired), "trackedQueryCount", "avgSerpPosition", "avgShoppingPosition",
+		"avgMentionPosition", "avgLinkPosition", "mentionRate", "serpRate", "shoppingRate", "positivityIndex",
+		"shareOfVoice", "serpPositionStability", "shoppingPositionStability", "lastRankDetectedAt")
+	return s.component("ProjectListRow", object(p, required...))
+}
+
+func projectCreateSchema() *openapi3.Schema {
+	return object(props{
+		"name":           projectNameSchema(),
+		"websiteDomains": domainInputSchema(),
+		"brandNames":     brandNameInputSchema(),
+		"competitors":    described(arrayOf(competitorInputSchema()), "Optional; created with the project."),
+	}, "name", "websiteDomains", "brandNames")
+}
+
+func projectRenameSchema() *openapi3.Schema {
+	return object(props{"name": projectNameSchema()}, "name")
+}
+
+func (s *server) brandProfileSchema() *openapi3.Schema {
+	return s.component("BrandProfile", object(props{
+		"projectId":      uuidSchema(),
+		"websiteDomains": domainListSchema(),
+		"brandNames":     brandNameListSchema(),
+		"description": described(nullable(stringSchema()),
+			"Generated asynchronously; null means not generated yet, which differs from empty."),
+		"descriptionGeneratedAt": nullable(timeSchema()),
+	}, "projectId", "websiteDomains", "brandNames", "description", "descriptionGeneratedAt"))
+}
+
+func brandProfileInputSchema() *openapi3.Schema {
+	return object(props{
+		"websiteDomains": domainInputSchema(),
+		"brandNames":     brandNameInputSchema(),
+	}, "websiteDomains", "brandNames")
+}

@@ -1,0 +1,120 @@
+package jobs_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+
+	"github.com/sightline/sightline/jobs"
+	"github.com/sightline/sightline/oltp"
+	"github.com/sightline/sightline/oltp/oltptest"
+)
+
+// cascadeFixture is a project with pending competitor cascades.
+type cascadeFixture struct {
+	pool      *pgxpool.Pool
+	projectID uuid.UUID
+	createdAt time.Time
+}
+
+func cascadeSetup(t *testing.T) *cascadeFixture {
+	t.Helper()
+	ctx := context.Background()
+	pool := oltptest.NewPool(t)
+	orgID, projectID := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7())
+	var createdAt time.Time
+	err := pool.QueryRow(ctx, `
+		WITH o AS (INSERT INTO organizations (id, name) VALUES ($1, 'Cascade Org') RETURNING id),
+		     p AS (INSERT INTO projects (id, organization_id, name, created_at)
+		           SELECT $2, id, 'Cascade Project', now() - interval '40 days' FROM o RETURNING created_at)
+		SELECT created_at FROM p`, orgID, projectID).Scan(&createdAt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &cascadeFixture{pool: pool, projectID: projectID, createdAt: createdAt}
+}
+
+// begin registers a cascade the way DELETE competitor does.
+func (f *cascadeFixture) begin(t *testing.T) jobs.CompetitorCascadeArgs {
+	t.Helper()
+	ctx := context.Background()
+	competitorID := uuid.Must(uuid.NewV7())
+	var cascadeID uuid.UUID
+	err := pgx.BeginFunc(ctx, f.pool, func(tx pgx.Tx) error {
+		var err error
+		cascadeID, err = oltp.BeginCascade(ctx, tx, f.projectID, "competitor", competitorID)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return jobs.CompetitorCascadeArgs{CascadeID: cascadeID, ProjectID: f.projectID, CompetitorID: competitorID}
+}
+
+func (f *cascadeFixture) work(t *testing.T, args jobs.CompetitorCascadeArgs) {
+	t.Helper()
+	w := &jobs.CompetitorCascadeWorker{Pool: f.pool}
+	if err := w.Work(context.Background(), &river.Job[jobs.CompetitorCascadeArgs]{Args: args}); err != nil {
+		t.Error(err)
+	}
+}
+
+func (f *cascadeFixture) dirtySince(t *testing.T) *time.Time {
+	t.Helper()
+	var since *time.Time
+	if err := f.pool.QueryRow(context.Background(), `SELECT data_dirty_since FROM projects WHERE id = $1`, f.projectID).Scan(&since); err != nil {
+		t.Fatal(err)
+	}
+	return since
+}
+
+func TestCascadeClearsDirtinessWhenTheLastOneFinishes(t *testing.T) {
+	t.Parallel()
+	f := cascadeSetup(t)
+	first, second := f.begin(t), f.begin(t)
+	if since := f.dirtySince(t); since == nil || !since.Equal(f.createdAt) {
+		t.Fatalf("data_dirty_since = %v, want the project's creation %v: a removal changes all history", since, f.createdAt)
+	}
+	f.work(t, first)
+	f.work(t, first) // a retry of a finished cascade changes nothing
+	if f.dirtySince(t) == nil {
+		t.Fatal("cleared while a cascade is still pending")
+	}
+	f.work(t, second)
+	if since := f.dirtySince(t); since != nil {
+		t.Fatalf("data_dirty_since = %v after the last cascade, want null", since)
+	}
+}
+
+func TestCascadesFinishingAtOnceClearDirtiness(t *testing.T) {
+	t.Parallel()
+	f := cascadeSetup(t)
+	var pending []jobs.CompetitorCascadeArgs
+	for range 6 {
+		pending = append(pending, f.begin(t))
+	}
+	var wg sync.WaitGroup
+	for _, args := range pending {
+		wg.Go(func() { f.work(t, args) })
+	}
+	wg.Wait()
+	if since := f.dirtySince(t); since != nil {
+		t.Fatalf("data_dirty_since = %v after every cascade finished, want null", since)
+	}
+}
+
+func TestCascadeOfAGoneProjectIsANoOp(t *testing.T) {
+	t.Parallel()
+	f := cascadeSetup(t)
+	args := f.begin(t)
+	if _, err := f.pool.Exec(context.Background(), `DELETE FROM projects WHERE id = $1`, f.projectID); err != nil {
+		t.Fatal(err)
+	}
+	f.work(t, args)
+}
