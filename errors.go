@@ -62,6 +62,9 @@ const (
 	ItemCheckBudgetForecastExhausted  Code = "check_budget_forecast_exhausted"
 	ItemSubscriptionNotFound          Code = "subscription_not_found"
 	ItemQueryClusterNameExists        Code = "query_cluster_name_already_exists"
+	// ItemEngineNotAvailableInCountry: create tracked queries, google_ai_mode
+	// where Google does not offer it (oltp.GoogleAIModeUnavailableCountries).
+	ItemEngineNotAvailableInCountry Code = "engine_not_available_in_country"
 )
 
 // DetailCode is one of the seven codes a validation failure reports per field.

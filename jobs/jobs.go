@@ -34,6 +34,9 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 	river.AddWorker(workers, &PruneWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &MembershipStatsWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &ProjectedChecksWorker{Pool: pool, Logger: cfg.Logger})
+	river.AddWorker(workers, &RefreshTrackedQuerySearchWorker{Pool: pool, Logger: cfg.Logger})
+	river.AddWorker(workers, &SweepTrackedQuerySearchWorker{Pool: pool, Logger: cfg.Logger})
+	river.AddWorker(workers, &TrackedQueryCascadeWorker{Pool: pool})
 	river.AddWorker(workers, &CompetitorCascadeWorker{Pool: pool})
 	// (end of workers)
 
@@ -56,6 +59,9 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 			river.NewPeriodicJob(river.PeriodicInterval(StatsInterval),
 				func() (river.JobArgs, *river.InsertOpts) { return ProjectedChecksArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true, ID: "organization_projected_checks"}),
+			river.NewPeriodicJob(river.PeriodicInterval(SweepTrackedQuerySearchInterval),
+				func() (river.JobArgs, *river.InsertOpts) { return SweepTrackedQuerySearchArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true, ID: "tracked_query_search_sweep"}),
 			// (end of periodic jobs)
 		}
 	}

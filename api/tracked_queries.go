@@ -1,0 +1,698 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/jobs"
+	"github.com/sightline/sightline/oltp"
+)
+
+// Tracked queries (spec 4.2). Reads of one query, counts and coverage read
+// the write model; the search listing reads the projection that
+// jobs.RefreshTrackedQuerySearchWorker keeps up to date. Every write that
+// changes a project's tracked queries marks the projection stale and
+// enqueues its refresh in the write's own transaction (trackedChanged).
+
+// maxTrackedCombinations bounds the cross product of one create (spec 8).
+const maxTrackedCombinations = 100
+
+// maxTrackedBatch bounds the distinct ids of a batch, and the clusters of a
+// membership change (spec 8).
+const maxTrackedBatch = 100
+
+// trackedChanged marks the project's search rows stale and enqueues their
+// refresh, both in the write's transaction.
+func (s *server) trackedChanged(ctx context.Context, tx pgx.Tx, projectID uuid.UUID) error {
+	if err := oltp.MarkTrackedQuerySearchStale(ctx, tx, projectID); err != nil {
+		return err
+	}
+	if _, err := s.jobs.InsertTx(ctx, tx, jobs.RefreshTrackedQuerySearchArgs{ProjectID: projectID}, nil); err != nil {
+		return fmt.Errorf("enqueueing search refresh: %w", err)
+	}
+	return nil
+}
+
+// trackedQueryID is the path's tracked query id; a malformed one is
+// tracked_query_not_found like an unknown one.
+func trackedQueryID(r *request) (uuid.UUID, error) {
+	return r.pathUUID("trackedQueryId", sightline.CodeTrackedQueryNotFound)
+}
+
+// Reads.
+
+func trackedListParams() []*openapi3.Parameter {
+	sortKeys := []string{"queryText", "lastSerpPosition", "lastMentionPosition", "lastShoppingPosition",
+		"lastShareOfVoice", "lastPositivityIndex", "lastMentionCount", "lastCheckedAt"}
+	return append(pagingParams(),
+		openapi3.NewQueryParameter("search").WithSchema(stringSchema().WithMaxLength(100)).
+			WithDescription("Case-insensitive substring of the (normalised) query text; white space is folded as in stored texts."),
+		openapi3.NewQueryParameter("status").WithSchema(enumOf("active", "paused")),
+		openapi3.NewQueryParameter("engines").WithSchema(arrayOf(enumOf(oltp.TrackedQueryEngines...))).
+			WithDescription("Repeatable or comma-separated."),
+		openapi3.NewQueryParameter("countries").WithSchema(arrayOf(stringSchema().WithMaxLength(100))).
+			WithDescription("Repeatable or comma-separated ISO 3166-1 alpha-2 codes (any case) or English country names; "+
+				"each must be configured on the project, that is used by one of its tracked queries, else 400."),
+		openapi3.NewQueryParameter("sortBy").WithSchema(enumOf(sortKeys...).WithDefault("queryText")).
+			WithDescription("Rows without a value of the key come last in either order; ties go by text, engine, country and id."),
+		openapi3.NewQueryParameter("sortOrder").WithSchema(enumOf("asc", "desc").WithDefault("desc")),
+	)
+}
+
+func (s *server) handleListTrackedQueries(r *request) (any, error) {
+	p, err := s.projectForRead(r)
+	if err != nil {
+		return nil, err
+	}
+	q := r.query
+	limit, offset := q.page()
+	f := oltp.TrackedQuerySearchFilter{
+		ProjectID:  p.ID,
+		Search:     q.string("search"),
+		Status:     q.string("status"),
+		Engines:    q.strings("engines"),
+		SortBy:     q.string("sortBy"),
+		Descending: q.string("sortOrder") == "desc",
+		Limit:      limit,
+		Offset:     offset,
+	}
+	if q.has("countries") {
+		if f.Countries, err = s.trackedCountryFilter(r.Context(), p.ID, q.strings("countries")); err != nil {
+			return nil, err
+		}
+	}
+	page, total, err := oltp.ListTrackedQuerySearchRows(r.Context(), s.pool, f)
+	if err != nil {
+		return nil, err
+	}
+	return listing[oltp.TrackedQuerySearchRow]{Page: page, Total: total, Limit: limit, Offset: offset}, nil
+}
+
+// trackedCountryFilter resolves the countries parameter: every value must
+// name a country, by code or English name, that the project is configured
+// for, else the call is refused naming the parameter.
+func (s *server) trackedCountryFilter(ctx context.Context, projectID uuid.UUID, values []string) ([]string, error) {
+	configured, err := oltp.ProjectCountries(ctx, s.pool, projectID)
+	if err != nil {
+		return nil, err
+	}
+	errs := sightline.ValidationErrors{}
+	codes := make([]string, 0, len(values))
+	for _, v := range values {
+		code, ok := trackedResolveCountry(v)
+		switch {
+		case !ok:
+			errs.Add("countries", sightline.DetailInvalidValue, "%q is not an ISO 3166-1 alpha-2 code or English country name", v)
+		case !configured[code]:
+			errs.Add("countries", sightline.DetailInvalidValue, "%q (%s) is not configured on this project: no tracked query uses it", v, code)
+		default:
+			codes = append(codes, code)
+		}
+	}
+	return codes, errs.Err()
+}
+
+func (s *server) handleGetTrackedQuery(r *request) (any, error) {
+	p, err := s.projectForRead(r)
+	if err != nil {
+		return nil, err
+	}
+	id, err := trackedQueryID(r)
+	if err != nil {
+		return nil, err
+	}
+	return oltp.GetTrackedQuery(r.Context(), s.pool, p.ID, id)
+}
+
+// trackedCount is the count resource (spec 2.3).
+type trackedCount struct {
+	Count     int `json:"count"`
+	CheckCost int `json:"checkCost"`
+}
+
+func (s *server) handleCountTrackedQueries(r *request) (any, error) {
+	p, err := s.projectForRead(r)
+	if err != nil {
+		return nil, err
+	}
+	count, cost, err := oltp.CountTrackedQueries(r.Context(), s.pool, p.ID, r.query.string("status"))
+	if err != nil {
+		return nil, err
+	}
+	return trackedCount{Count: count, CheckCost: cost}, nil
+}
+
+func (s *server) handleGetCoverage(r *request) (any, error) {
+	p, err := s.projectForRead(r)
+	if err != nil {
+		return nil, err
+	}
+	return oltp.GetCoverage(r.Context(), s.pool, p.ID)
+}
+
+// Create.
+
+type trackedCreateBody struct {
+	QueryTexts      []string    `json:"queryTexts" required:"true" validate:"min=1,max=100"`
+	Engines         []string    `json:"engines" required:"true" validate:"min=1,max=100,dive,oneof=chatgpt perplexity google_ai_overview google_ai_mode google_serp google_shopping"`
+	Countries       []string    `json:"countries" required:"true" validate:"min=1,max=100"`
+	Locale          *string     `json:"locale"`
+	CheckFrequency  string      `json:"checkFrequency" required:"true" validate:"oneof=daily weekly monthly"`
+	NPasses         int         `json:"nPasses" required:"true" validate:"min=1,max=10"`
+	QueryClusterIDs []uuid.UUID `json:"queryClusterIds" required:"true" validate:"max=100"`
+}
+
+// trackedCreateItem is a created combination.
+type trackedCreateItem struct {
+	ID        uuid.UUID `json:"id"`
+	QueryText string    `json:"queryText"`
+	Engine    string    `json:"engine"`
+	Country   string    `json:"country"`
+}
+
+// trackedCreateFailure is a combination not created.
+type trackedCreateFailure struct {
+	ID           *uuid.UUID     `json:"id"`
+	QueryText    string         `json:"queryText"`
+	Engine       string         `json:"engine"`
+	Country      string         `json:"country"`
+	ErrorCode    sightline.Code `json:"errorCode"`
+	ErrorMessage string         `json:"errorMessage"`
+	RepeatsIndex *int           `json:"repeatsIndex"`
+}
+
+type trackedCreateAnswer struct {
+	Successful []trackedCreateItem    `json:"successful"`
+	Failed     []trackedCreateFailure `json:"failed"`
+}
+
+// trackedCreateInput checks what the validator cannot: texts normalise to
+// 1..500 characters, countries are ISO codes, the locale is ISO 639-1, the
+// cross product fits the limit. Countries and locale are accepted in any
+// case and stored as US and en.
+func trackedCreateInput(in *trackedCreateBody) (oltp.NewTrackedQueries, error) {
+	errs := sightline.ValidationErrors{}
+	out := oltp.NewTrackedQueries{
+		Engines: in.Engines, CheckFrequency: in.CheckFrequency, NPasses: in.NPasses,
+		ClusterIDs: trackedDistinct(in.QueryClusterIDs),
+	}
+	for i, raw := range in.QueryTexts {
+		field := fmt.Sprintf("queryTexts[%d]", i)
+		text := oltp.NormalizeQueryText(raw)
+		switch n := utf8.RuneCountInString(text); {
+		case n == 0:
+			errs.Add(field, sightline.DetailInvalidValue, "is empty once normalised (white space and list markers are removed)")
+		case n > oltp.MaxQueryTextLength:
+			errs.Add(field, sightline.DetailOutOfRange, "must have at most %d characters once normalised", oltp.MaxQueryTextLength)
+		}
+		out.QueryTexts = append(out.QueryTexts, text)
+	}
+	for i, raw := range in.Countries {
+		code, ok := trackedCountryCode(raw)
+		if !ok {
+			errs.Add(fmt.Sprintf("countries[%d]", i), sightline.DetailInvalidValue, "must be an ISO 3166-1 alpha-2 country code")
+		}
+		out.Countries = append(out.Countries, code)
+	}
+	if in.Locale != nil {
+		locale := strings.ToLower(*in.Locale)
+		if !trackedLanguages[locale] {
+			errs.Add("locale", sightline.DetailInvalidValue, "must be an ISO 639-1 language code of 2 letters")
+		}
+		out.Locale = &locale
+	}
+	if n := out.Combinations(); n > maxTrackedCombinations {
+		errs.Add("body", sightline.DetailOutOfRange,
+			"queryTexts x engines x countries gives %d combinations; at most %d are allowed", n, maxTrackedCombinations)
+	}
+	return out, errs.Err()
+}
+
+func (s *server) handleCreateTrackedQueries(r *request, tx pgx.Tx) (int, any, error) {
+	body, err := decodeBody[trackedCreateBody](r.body)
+	if err != nil {
+		return 0, nil, err
+	}
+	in, err := trackedCreateInput(body)
+	if err != nil {
+		return 0, nil, err
+	}
+	ctx := r.Context()
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return 0, nil, err
+	}
+	in.ProjectID = p.ID
+	if err := oltp.CheckClustersForCreate(ctx, tx, r.organizationID, p.ID, in.ClusterIDs); err != nil {
+		return 0, nil, err
+	}
+	results, changed, err := oltp.CreateTrackedQueries(ctx, tx, in)
+	if err != nil {
+		return 0, nil, err
+	}
+	if changed {
+		if err := s.trackedChanged(ctx, tx, p.ID); err != nil {
+			return 0, nil, err
+		}
+	}
+	answer := trackedCreateAnswer{Successful: []trackedCreateItem{}, Failed: []trackedCreateFailure{}}
+	for _, res := range results {
+		if res.Code == "" {
+			answer.Successful = append(answer.Successful, trackedCreateItem{
+				ID: *res.ID, QueryText: res.QueryText, Engine: res.Engine, Country: res.Country})
+			continue
+		}
+		answer.Failed = append(answer.Failed, trackedCreateFailure{
+			ID: res.ID, QueryText: res.QueryText, Engine: res.Engine, Country: res.Country,
+			ErrorCode: res.Code, ErrorMessage: res.Message, RepeatsIndex: res.RepeatsIndex,
+		})
+	}
+	return 200, answer, nil
+}
+
+// Single-query writes.
+
+type trackedFrequencyBody struct {
+	CheckFrequency string `json:"checkFrequency" required:"true" validate:"oneof=daily weekly monthly"`
+}
+
+type trackedPassesBody struct {
+	NPasses int `json:"nPasses" required:"true" validate:"min=1,max=10"`
+}
+
+// updateTrackedQuery applies change to the path's query and answers it in
+// its new state; setting a value it has already is a no-op success.
+func (s *server) updateTrackedQuery(r *request, tx pgx.Tx, change oltp.TrackedQueryChange) (int, any, error) {
+	ctx := r.Context()
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return 0, nil, err
+	}
+	id, err := trackedQueryID(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	q, changed, err := oltp.UpdateTrackedQuery(ctx, tx, p.ID, id, change)
+	if err != nil {
+		return 0, nil, err
+	}
+	if changed {
+		if err := s.trackedChanged(ctx, tx, p.ID); err != nil {
+			return 0, nil, err
+		}
+	}
+	return 200, q, nil
+}
+
+func (s *server) handleSetTrackedQueryFrequency(r *request, tx pgx.Tx) (int, any, error) {
+	in, err := decodeBody[trackedFrequencyBody](r.body)
+	if err != nil {
+		return 0, nil, err
+	}
+	return s.updateTrackedQuery(r, tx, oltp.TrackedQueryChange{CheckFrequency: &in.CheckFrequency})
+}
+
+func (s *server) handleSetTrackedQueryPasses(r *request, tx pgx.Tx) (int, any, error) {
+	in, err := decodeBody[trackedPassesBody](r.body)
+	if err != nil {
+		return 0, nil, err
+	}
+	return s.updateTrackedQuery(r, tx, oltp.TrackedQueryChange{NPasses: &in.NPasses})
+}
+
+// trackedStatusWrite asserts a status (spec 3.1): pausing a paused query or
+// resuming an active one succeeds with the same body.
+func (s *server) trackedStatusWrite(status string) writeFunc {
+	return func(r *request, tx pgx.Tx) (int, any, error) {
+		return s.updateTrackedQuery(r, tx, oltp.TrackedQueryChange{Status: &status})
+	}
+}
+
+type trackedClustersBody struct {
+	QueryClusterIDs []uuid.UUID `json:"queryClusterIds" required:"true"`
+}
+
+// trackedClusterIDs collapses duplicate cluster ids and checks that 1 to
+// 100 distinct ones remain.
+func trackedClusterIDs(ids []uuid.UUID, errs sightline.ValidationErrors) []uuid.UUID {
+	distinct := trackedDistinct(ids)
+	if len(distinct) == 0 || len(distinct) > maxTrackedBatch {
+		errs.Add("queryClusterIds", sightline.DetailOutOfRange, "must have 1 to %d distinct ids", maxTrackedBatch)
+	}
+	return distinct
+}
+
+// trackedProjectClusters checks that every id is a cluster of the project,
+// locking them for the write that follows; any other id rejects the whole
+// call with 400 naming it, and nothing is written.
+func trackedProjectClusters(ctx context.Context, tx pgx.Tx, projectID uuid.UUID, requested, distinct []uuid.UUID) error {
+	found, err := oltp.ProjectClusters(ctx, tx, projectID, distinct)
+	if err != nil {
+		return err
+	}
+	errs := sightline.ValidationErrors{}
+	reported := map[uuid.UUID]bool{}
+	for i, id := range requested {
+		if !found[id] && !reported[id] {
+			reported[id] = true
+			errs.Add(fmt.Sprintf("queryClusterIds[%d]", i), sightline.DetailInvalidValue, "%s is not a cluster of this project", id)
+		}
+	}
+	return errs.Err()
+}
+
+// trackedMembershipWrite adds (add) or removes the clusters of the body to
+// or from the path's query, and answers the query with its resulting
+// clusters. Memberships already in the requested state are skipped.
+func (s *server) trackedMembershipWrite(add bool) writeFunc {
+	return func(r *request, tx pgx.Tx) (int, any, error) {
+		in, err := decodeBody[trackedClustersBody](r.body)
+		if err != nil {
+			return 0, nil, err
+		}
+		errs := sightline.ValidationErrors{}
+		clusters := trackedClusterIDs(in.QueryClusterIDs, errs)
+		if err := errs.Err(); err != nil {
+			return 0, nil, err
+		}
+		ctx := r.Context()
+		p, err := s.projectForWrite(r, tx)
+		if err != nil {
+			return 0, nil, err
+		}
+		id, err := trackedQueryID(r)
+		if err != nil {
+			return 0, nil, err
+		}
+		found, err := oltp.LockTrackedQueries(ctx, tx, p.ID, []uuid.UUID{id})
+		if err != nil {
+			return 0, nil, err
+		}
+		if _, ok := found[id]; !ok {
+			return 0, nil, sightline.Errorf(sightline.CodeTrackedQueryNotFound, "Tracked query not found.")
+		}
+		if err := trackedProjectClusters(ctx, tx, p.ID, in.QueryClusterIDs, clusters); err != nil {
+			return 0, nil, err
+		}
+		if err := s.trackedMembership(ctx, tx, p.ID, []uuid.UUID{id}, clusters, add); err != nil {
+			return 0, nil, err
+		}
+		q, err := oltp.GetTrackedQuery(ctx, tx, p.ID, id)
+		if err != nil {
+			return 0, nil, err
+		}
+		return 200, q, nil
+	}
+}
+
+// trackedMembership writes a membership change and, when it changed
+// anything, marks the listing stale.
+func (s *server) trackedMembership(ctx context.Context, tx pgx.Tx, projectID uuid.UUID, queries, clusters []uuid.UUID, add bool) error {
+	change := oltp.RemoveTrackedQueryClusters
+	if add {
+		change = oltp.AddTrackedQueryClusters
+	}
+	n, err := change(ctx, tx, projectID, queries, clusters)
+	if err != nil || n == 0 {
+		return err
+	}
+	return s.trackedChanged(ctx, tx, projectID)
+}
+
+// Batches.
+
+// trackedBatchAnswer is the batch answer of api-decisions; both lists are
+// always present.
+type trackedBatchAnswer struct {
+	Successful []trackedBatchSuccess `json:"successful"`
+	Failed     []trackedBatchFailure `json:"failed"`
+}
+
+type trackedBatchSuccess struct {
+	ID uuid.UUID `json:"id"`
+}
+
+// trackedBatchFailure carries the id as sent when it is no uuid.
+type trackedBatchFailure struct {
+	ID           string         `json:"id"`
+	ErrorCode    sightline.Code `json:"errorCode"`
+	ErrorMessage string         `json:"errorMessage"`
+}
+
+func newTrackedBatchAnswer() *trackedBatchAnswer {
+	return &trackedBatchAnswer{Successful: []trackedBatchSuccess{}, Failed: []trackedBatchFailure{}}
+}
+
+func (a *trackedBatchAnswer) notFound(id string) {
+	a.Failed = append(a.Failed, trackedBatchFailure{ID: id, ErrorCode: sightline.ItemTrackedQueryNotFound,
+		ErrorMessage: "No tracked query of this project has this id."})
+}
+
+// trackedBatchItem is one distinct id of a batch, in order of first
+// appearance; ok is false for a string that is no uuid.
+type trackedBatchItem struct {
+	raw string
+	id  uuid.UUID
+	ok  bool
+}
+
+// trackedBatchIDs collapses duplicate ids (the same uuid in any spelling)
+// and checks that 1 to 100 distinct ones remain. Malformed ids are kept as
+// items: they fail as tracked_query_not_found.
+func trackedBatchIDs(raw []string, errs sightline.ValidationErrors) (items []trackedBatchItem, valid []uuid.UUID) {
+	seen := map[string]bool{}
+	for _, s := range raw {
+		item := trackedBatchItem{raw: s}
+		key := "raw:" + s
+		if id, err := uuid.Parse(s); err == nil {
+			item.id, item.ok, key = id, true, id.String()
+		}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		items = append(items, item)
+		if item.ok {
+			valid = append(valid, item.id)
+		}
+	}
+	if len(items) == 0 || len(items) > maxTrackedBatch {
+		errs.Add("ids", sightline.DetailOutOfRange, "must have 1 to %d distinct ids", maxTrackedBatch)
+	}
+	return items, valid
+}
+
+type trackedIDsBody struct {
+	IDs []string `json:"ids" required:"true"`
+}
+
+type trackedFrequencyBatchBody struct {
+	IDs            []string `json:"ids" required:"true"`
+	CheckFrequency string   `json:"checkFrequency" required:"true" validate:"oneof=daily weekly monthly"`
+}
+
+type trackedPassesBatchBody struct {
+	IDs     []string `json:"ids" required:"true"`
+	NPasses int      `json:"nPasses" required:"true" validate:"min=1,max=10"`
+}
+
+// trackedBatchUpdate applies change to each id: unknown ones (malformed,
+// deleted, of another project) fail with tracked_query_not_found, those the
+// change does not fit with its code, the rest succeed, already in the
+// requested state or not.
+func (s *server) trackedBatchUpdate(r *request, tx pgx.Tx, ids []string, change oltp.TrackedQueryChange) (int, any, error) {
+	errs := sightline.ValidationErrors{}
+	items, valid := trackedBatchIDs(ids, errs)
+	if err := errs.Err(); err != nil {
+		return 0, nil, err
+	}
+	ctx := r.Context()
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return 0, nil, err
+	}
+	engines, err := oltp.LockTrackedQueries(ctx, tx, p.ID, valid)
+	if err != nil {
+		return 0, nil, err
+	}
+	answer := newTrackedBatchAnswer()
+	var apply []uuid.UUID
+	for _, item := range items {
+		engine, found := engines[item.id]
+		if !item.ok || !found {
+			answer.notFound(item.raw)
+			continue
+		}
+		if code, msg := oltp.RefusedChange(change, engine); code != "" {
+			answer.Failed = append(answer.Failed, trackedBatchFailure{ID: item.id.String(), ErrorCode: code, ErrorMessage: msg})
+			continue
+		}
+		apply = append(apply, item.id)
+		answer.Successful = append(answer.Successful, trackedBatchSuccess{ID: item.id})
+	}
+	n, err := oltp.SetTrackedQueries(ctx, tx, p.ID, apply, change)
+	if err != nil {
+		return 0, nil, err
+	}
+	if n > 0 {
+		if err := s.trackedChanged(ctx, tx, p.ID); err != nil {
+			return 0, nil, err
+		}
+	}
+	return 200, answer, nil
+}
+
+func (s *server) handleBatchTrackedFrequency(r *request, tx pgx.Tx) (int, any, error) {
+	in, err := decodeBody[trackedFrequencyBatchBody](r.body)
+	if err != nil {
+		return 0, nil, err
+	}
+	return s.trackedBatchUpdate(r, tx, in.IDs, oltp.TrackedQueryChange{CheckFrequency: &in.CheckFrequency})
+}
+
+func (s *server) handleBatchTrackedPasses(r *request, tx pgx.Tx) (int, any, error) {
+	in, err := decodeBody[trackedPassesBatchBody](r.body)
+	if err != nil {
+		return 0, nil, err
+	}
+	return s.trackedBatchUpdate(r, tx, in.IDs, oltp.TrackedQueryChange{NPasses: &in.NPasses})
+}
+
+func (s *server) trackedBatchStatus(status string) writeFunc {
+	return func(r *request, tx pgx.Tx) (int, any, error) {
+		in, err := decodeBody[trackedIDsBody](r.body)
+		if err != nil {
+			return 0, nil, err
+		}
+		return s.trackedBatchUpdate(r, tx, in.IDs, oltp.TrackedQueryChange{Status: &status})
+	}
+}
+
+// handleBulkDeleteTrackedQueries hard-deletes the queries (memberships go
+// with them) and, when any was deleted, registers the project's cascade,
+// which sets data_dirty_since, and enqueues the cascade job that removes
+// their captured data, all in this transaction. The project row is locked
+// for update from the start, as the cascade updates it.
+func (s *server) handleBulkDeleteTrackedQueries(r *request, tx pgx.Tx) (int, any, error) {
+	in, err := decodeBody[trackedIDsBody](r.body)
+	if err != nil {
+		return 0, nil, err
+	}
+	errs := sightline.ValidationErrors{}
+	items, valid := trackedBatchIDs(in.IDs, errs)
+	if err := errs.Err(); err != nil {
+		return 0, nil, err
+	}
+	ctx := r.Context()
+	projectID, err := r.pathUUID("projectId", sightline.CodeProjectNotFound)
+	if err != nil {
+		return 0, nil, err
+	}
+	p, err := oltp.LockProjectScope(ctx, tx, r.organizationID, projectID)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := p.CheckWritable(); err != nil {
+		return 0, nil, err
+	}
+	deleted, err := oltp.DeleteTrackedQueries(ctx, tx, p.ID, valid)
+	if err != nil {
+		return 0, nil, err
+	}
+	gone := map[uuid.UUID]bool{}
+	for _, id := range deleted {
+		gone[id] = true
+	}
+	answer := newTrackedBatchAnswer()
+	for _, item := range items {
+		if item.ok && gone[item.id] {
+			answer.Successful = append(answer.Successful, trackedBatchSuccess{ID: item.id})
+		} else {
+			answer.notFound(item.raw)
+		}
+	}
+	if len(deleted) == 0 {
+		return 200, answer, nil
+	}
+	cascadeID, err := oltp.BeginCascade(ctx, tx, p.ID, "tracked_queries", uuid.Must(uuid.NewV7()))
+	if err != nil {
+		return 0, nil, err
+	}
+	args := jobs.TrackedQueryCascadeArgs{ProjectID: p.ID, CascadeID: cascadeID, TrackedQueryIDs: deleted}
+	if _, err := s.jobs.InsertTx(ctx, tx, args, nil); err != nil {
+		return 0, nil, fmt.Errorf("enqueueing tracked query cascade: %w", err)
+	}
+	if err := s.trackedChanged(ctx, tx, p.ID); err != nil {
+		return 0, nil, err
+	}
+	return 200, answer, nil
+}
+
+type trackedBulkClustersBody struct {
+	IDs             []string    `json:"ids" required:"true"`
+	QueryClusterIDs []uuid.UUID `json:"queryClusterIds" required:"true"`
+}
+
+// trackedBulkMembershipWrite adds or removes every cluster for every id. A
+// cluster outside the project rejects the whole call with 400; ids that
+// are not tracked queries of the project fail one by one.
+func (s *server) trackedBulkMembershipWrite(add bool) writeFunc {
+	return func(r *request, tx pgx.Tx) (int, any, error) {
+		in, err := decodeBody[trackedBulkClustersBody](r.body)
+		if err != nil {
+			return 0, nil, err
+		}
+		errs := sightline.ValidationErrors{}
+		items, valid := trackedBatchIDs(in.IDs, errs)
+		clusters := trackedClusterIDs(in.QueryClusterIDs, errs)
+		if err := errs.Err(); err != nil {
+			return 0, nil, err
+		}
+		ctx := r.Context()
+		p, err := s.projectForWrite(r, tx)
+		if err != nil {
+			return 0, nil, err
+		}
+		if err := trackedProjectClusters(ctx, tx, p.ID, in.QueryClusterIDs, clusters); err != nil {
+			return 0, nil, err
+		}
+		found, err := oltp.LockTrackedQueries(ctx, tx, p.ID, valid)
+		if err != nil {
+			return 0, nil, err
+		}
+		answer := newTrackedBatchAnswer()
+		var members []uuid.UUID
+		for _, item := range items {
+			if _, ok := found[item.id]; !item.ok || !ok {
+				answer.notFound(item.raw)
+				continue
+			}
+			members = append(members, item.id)
+			answer.Successful = append(answer.Successful, trackedBatchSuccess{ID: item.id})
+		}
+		if err := s.trackedMembership(ctx, tx, p.ID, members, clusters, add); err != nil {
+			return 0, nil, err
+		}
+		return 200, answer, nil
+	}
+}
+
+// trackedDistinct drops repeated ids, keeping the first of each.
+func trackedDistinct(ids []uuid.UUID) []uuid.UUID {
+	seen := make(map[uuid.UUID]bool, len(ids))
+	out := make([]uuid.UUID, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}

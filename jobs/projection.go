@@ -1,0 +1,114 @@
+package jobs
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/sightline/sightline/oltp"
+)
+
+// The tracked-query search listing reads a projection (spec 4.2: "a query
+// just created or changed may be absent or show old settings"). Two jobs
+// keep it fresh:
+//   - every write that changes a project's tracked queries marks the
+//     project stale (oltp.MarkTrackedQuerySearchStale) and enqueues
+//     RefreshTrackedQuerySearchArgs in the same transaction; the job is
+//     unique per project while one is waiting or running, so a burst of
+//     writes costs one refresh;
+//   - the periodic sweep refreshes every project still stale, which
+//     catches a write whose enqueue was absorbed by a refresh already past
+//     the point where it could see it.
+
+// refreshRounds bounds how often one refresh job repeats while writes keep
+// landing during it; the sweep takes over after that.
+const refreshRounds = 3
+
+// RefreshTrackedQuerySearchArgs asks for one project's search rows to be
+// brought up to date.
+type RefreshTrackedQuerySearchArgs struct {
+	ProjectID uuid.UUID `json:"projectId"`
+}
+
+// Kind names the job on the queue.
+func (RefreshTrackedQuerySearchArgs) Kind() string { return "tracked_query_search_refresh" }
+
+// InsertOpts makes the job unique per project among jobs not yet finished.
+// Completed jobs are left out of the uniqueness: a write after a refresh
+// finished must get a new one.
+func (RefreshTrackedQuerySearchArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{UniqueOpts: river.UniqueOpts{
+		ByArgs: true,
+		ByState: []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStatePending,
+			rivertype.JobStateRunning, rivertype.JobStateScheduled},
+	}}
+}
+
+// RefreshTrackedQuerySearchWorker refreshes one project's search rows,
+// again while writes landed during the previous round.
+type RefreshTrackedQuerySearchWorker struct {
+	river.WorkerDefaults[RefreshTrackedQuerySearchArgs]
+	Pool   *pgxpool.Pool
+	Logger *slog.Logger
+}
+
+// Work runs the refresh.
+func (w *RefreshTrackedQuerySearchWorker) Work(ctx context.Context, job *river.Job[RefreshTrackedQuerySearchArgs]) error {
+	for range refreshRounds {
+		_, stale, err := oltp.RefreshTrackedQuerySearch(ctx, w.Pool, job.Args.ProjectID)
+		if err != nil || !stale {
+			return err
+		}
+	}
+	w.Logger.InfoContext(ctx, "tracked query search rows still stale; left to the sweep", "projectId", job.Args.ProjectID)
+	return nil
+}
+
+// SweepTrackedQuerySearchArgs asks for every stale project's search rows to
+// be refreshed.
+type SweepTrackedQuerySearchArgs struct{}
+
+// Kind names the job on the queue.
+func (SweepTrackedQuerySearchArgs) Kind() string { return "tracked_query_search_sweep" }
+
+// SweepTrackedQuerySearchInterval is how often the sweep runs: the longest
+// a change can stay out of the listing when its own refresh missed it.
+const SweepTrackedQuerySearchInterval = time.Minute
+
+// InsertOpts makes concurrent sweeps collapse into one.
+func (SweepTrackedQuerySearchArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: SweepTrackedQuerySearchInterval}}
+}
+
+// sweepBatch bounds the projects one sweep refreshes; the next sweep takes
+// the rest, longest waiting first.
+const sweepBatch = 500
+
+// SweepTrackedQuerySearchWorker refreshes the stale projects one by one.
+type SweepTrackedQuerySearchWorker struct {
+	river.WorkerDefaults[SweepTrackedQuerySearchArgs]
+	Pool   *pgxpool.Pool
+	Logger *slog.Logger
+}
+
+// Work runs one sweep.
+func (w *SweepTrackedQuerySearchWorker) Work(ctx context.Context, _ *river.Job[SweepTrackedQuerySearchArgs]) error {
+	projects, err := oltp.StaleTrackedQuerySearchProjects(ctx, w.Pool, sweepBatch)
+	if err != nil {
+		return err
+	}
+	for _, id := range projects {
+		if _, _, err := oltp.RefreshTrackedQuerySearch(ctx, w.Pool, id); err != nil {
+			return err
+		}
+	}
+	if len(projects) > 0 {
+		w.Logger.InfoContext(ctx, "refreshed tracked query search rows", "projects", len(projects))
+	}
+	return nil
+}
