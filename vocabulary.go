@@ -1,0 +1,105 @@
+package sightline
+
+import "slices"
+
+// Engine is an answer or search engine a tracked query is checked on.
+type Engine string
+
+// The engines of spec part 2.2.
+const (
+	EngineChatGPT          Engine = "chatgpt"
+	EnginePerplexity       Engine = "perplexity"
+	EngineGoogleAIOverview Engine = "google_ai_overview"
+	EngineGoogleAIMode     Engine = "google_ai_mode"
+	EngineGoogleSERP       Engine = "google_serp"
+	EngineGoogleShopping   Engine = "google_shopping"
+)
+
+// Engines lists every engine in a stable order.
+var Engines = []Engine{EngineChatGPT, EnginePerplexity, EngineGoogleAIOverview, EngineGoogleAIMode,
+	EngineGoogleSERP, EngineGoogleShopping}
+
+// Valid reports whether e is a known engine.
+func (e Engine) Valid() bool { return slices.Contains(Engines, e) }
+
+// AI reports whether e answers in prose (answers, mentions, citations)
+// rather than with a search or shopping page.
+func (e Engine) AI() bool { return e.Valid() && e != EngineGoogleSERP && e != EngineGoogleShopping }
+
+// MentionType is how an answer names a brand.
+type MentionType string
+
+// The mention types of spec part 2.2.
+const (
+	MentionRecommendation MentionType = "recommendation"
+	MentionComparison     MentionType = "comparison"
+	MentionListing        MentionType = "listing"
+	MentionExample        MentionType = "example"
+	MentionReference      MentionType = "reference"
+)
+
+// MentionTypes lists every mention type in a stable order.
+var MentionTypes = []MentionType{MentionRecommendation, MentionComparison, MentionListing, MentionExample, MentionReference}
+
+// Tone is the sentiment of a mention.
+type Tone string
+
+// The tones of spec part 2.2.
+const (
+	TonePositive Tone = "positive"
+	ToneNeutral  Tone = "neutral"
+	ToneNegative Tone = "negative"
+)
+
+// Tones lists every tone in a stable order.
+var Tones = []Tone{TonePositive, ToneNeutral, ToneNegative}
+
+// Qualifier says whether a mention is unconditional or hedged ("if you need
+// X, then Brand").
+type Qualifier string
+
+// The qualifiers of spec part 2.2.
+const (
+	QualifierDirect      Qualifier = "direct"
+	QualifierConditional Qualifier = "conditional"
+)
+
+// Qualifiers lists every qualifier in a stable order.
+var Qualifiers = []Qualifier{QualifierDirect, QualifierConditional}
+
+// Relation is whose a mentioned brand, a cited page or a ranked result is,
+// from the project's point of view.
+type Relation string
+
+// The relations of spec part 2.2 (mentionRelation). RelationNone is for
+// citations and results that belong to no tracked brand.
+const (
+	RelationOwn                 Relation = "own"
+	RelationTrackedCompetitor   Relation = "tracked-competitor"
+	RelationUntrackedCompetitor Relation = "untracked-competitor"
+	RelationNone                Relation = ""
+)
+
+// CheckFrequency is how often a tracked query is checked.
+type CheckFrequency string
+
+// The frequencies of spec part 2.2.
+const (
+	FrequencyDaily   CheckFrequency = "daily"
+	FrequencyWeekly  CheckFrequency = "weekly"
+	FrequencyMonthly CheckFrequency = "monthly"
+)
+
+// RunsPerMonth is the month model of spec part 8: daily 30, weekly 4,
+// monthly 1 runs per month.
+func (f CheckFrequency) RunsPerMonth() int {
+	switch f {
+	case FrequencyDaily:
+		return 30
+	case FrequencyWeekly:
+		return 4
+	case FrequencyMonthly:
+		return 1
+	}
+	return 0
+}
