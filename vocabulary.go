@@ -103,3 +103,23 @@ func (f CheckFrequency) RunsPerMonth() int {
 	}
 	return 0
 }
+
+// The share-of-voice formula of api-decisions: a mention is worth
+// weight(type) x multiplier(tone) x (conditional ? conditional : direct).
+var (
+	MentionTypeWeights = map[MentionType]float64{
+		MentionRecommendation: 1.0, MentionComparison: 0.8, MentionListing: 0.6, MentionExample: 0.5, MentionReference: 0.3,
+	}
+	SentimentMultipliers  = map[Tone]float64{TonePositive: 1.2, ToneNeutral: 1.0, ToneNegative: 0.5}
+	DirectMultiplier      = 1.0
+	ConditionalMultiplier = 0.7
+)
+
+// MentionWorth is what one mention adds to its brand's share of voice.
+func MentionWorth(t MentionType, tone Tone, q Qualifier) float64 {
+	m := DirectMultiplier
+	if q == QualifierConditional {
+		m = ConditionalMultiplier
+	}
+	return MentionTypeWeights[t] * SentimentMultipliers[tone] * m
+}
