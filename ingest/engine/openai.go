@@ -1,0 +1,188 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sort"
+
+	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/ingest"
+)
+
+// The OpenAI defaults.
+const (
+	DefaultOpenAIBaseURL = "https://api.openai.com"
+	DefaultOpenAIModel   = "gpt-5-mini"
+)
+
+// OpenAIConfig configures the chatgpt adapter.
+type OpenAIConfig struct {
+	APIKey string
+	// Model is any Responses API model that supports the web_search tool;
+	// empty means DefaultOpenAIModel.
+	Model string
+	// BaseURL is the API root, with or without a trailing /v1; empty means
+	// DefaultOpenAIBaseURL.
+	BaseURL string
+}
+
+// OpenAI answers chatgpt checks through the OpenAI Responses API
+// (POST {base}/v1/responses) with the web_search tool, the closest the API
+// comes to ChatGPT with search.
+//
+// The request carries the query text as the only input, the web_search tool
+// with user_location {type: approximate, country} so the search is run from
+// the tracked country, and store=false. The API has no language parameter:
+// a tracked query's locale reaches the model only through the language of
+// its text. The model decides itself whether to search, as ChatGPT does.
+//
+// The answer is the text of the last assistant message (reasoning models
+// interleave reasoning and web_search_call items and may send commentary
+// messages before it; the last message is the answer). Its citations are
+// the url_citation annotations, ranked by first appearance in the text and
+// de-duplicated by URL; URLs are kept exactly as given, so the
+// ?utm_source=openai (or &utm_source=openai) OpenAI appends stays and
+// extraction strips it when matching domains. An answer may have no
+// citations even when the model searched.
+type OpenAI struct {
+	key   string
+	model string
+	base  string
+	t     transport
+}
+
+// NewOpenAI returns the chatgpt adapter.
+func NewOpenAI(cfg OpenAIConfig, o Options) *OpenAI {
+	a := &OpenAI{key: cfg.APIKey, model: cfg.Model, base: trimBase(cfg.BaseURL, "v1"), t: newTransport(o)}
+	if a.model == "" {
+		a.model = DefaultOpenAIModel
+	}
+	if a.base == "" {
+		a.base = DefaultOpenAIBaseURL
+	}
+	return a
+}
+
+type openAIRequest struct {
+	Model string       `json:"model"`
+	Input string       `json:"input"`
+	Tools []openAITool `json:"tools"`
+	Store bool         `json:"store"`
+}
+
+type openAITool struct {
+	Type         string          `json:"type"`
+	UserLocation *openAILocation `json:"user_location,omitempty"`
+}
+
+type openAILocation struct {
+	Type    string `json:"type"`
+	Country string `json:"country"`
+}
+
+// Ask asks ChatGPT one pass of a check.
+func (a *OpenAI) Ask(ctx context.Context, req ingest.Request) (ingest.Capture, error) {
+	if req.Engine != sightline.EngineChatGPT {
+		return ingest.Capture{}, newError(req.Engine, Rejected, "the OpenAI adapter serves chatgpt only")
+	}
+	tool := openAITool{Type: "web_search"}
+	if req.Country != "" {
+		tool.UserLocation = &openAILocation{Type: "approximate", Country: req.Country}
+	}
+	body, err := json.Marshal(openAIRequest{Model: a.model, Input: req.QueryText, Tools: []openAITool{tool}})
+	if err != nil {
+		return ingest.Capture{}, newError(req.Engine, Rejected, "encoding request: %w", err)
+	}
+	data, err := a.t.exchange(ctx, req.Engine, request{
+		method: http.MethodPost,
+		url:    a.base + "/v1/responses",
+		header: jsonHeader("Bearer " + a.key),
+		body:   body,
+	})
+	if err != nil {
+		return ingest.Capture{}, err
+	}
+	answer, perr := parseOpenAI(req.Engine, data)
+	if perr != nil {
+		return ingest.Capture{}, perr
+	}
+	return ingest.Capture{Engine: req.Engine, CapturedAt: a.t.capturedAt(), Answer: answer}, nil
+}
+
+type openAIResponse struct {
+	Status string `json:"status"`
+	Error  *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+	IncompleteDetails *struct {
+		Reason string `json:"reason"`
+	} `json:"incomplete_details"`
+	Output []struct {
+		Type    string `json:"type"`
+		Role    string `json:"role"`
+		Content []struct {
+			Type        string `json:"type"`
+			Text        string `json:"text"`
+			Refusal     string `json:"refusal"`
+			Annotations []struct {
+				Type       string `json:"type"`
+				URL        string `json:"url"`
+				Title      string `json:"title"`
+				StartIndex int    `json:"start_index"`
+			} `json:"annotations"`
+		} `json:"content"`
+	} `json:"output"`
+}
+
+// parseOpenAI reads a Responses API response body. A failed response is
+// Unavailable (OpenAI reports its own server errors this way), an
+// incomplete one too (the answer was cut short; a new pass may complete).
+func parseOpenAI(engine sightline.Engine, data []byte) (*ingest.Answer, *Error) {
+	var r openAIResponse
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, newError(engine, Malformed, "decoding response: %w", err)
+	}
+	switch r.Status {
+	case "failed":
+		msg := "response failed"
+		if r.Error != nil && r.Error.Message != "" {
+			msg = r.Error.Code + ": " + r.Error.Message
+		}
+		return nil, newError(engine, Unavailable, "%s", truncate(msg, 300))
+	case "incomplete":
+		reason := ""
+		if r.IncompleteDetails != nil {
+			reason = r.IncompleteDetails.Reason
+		}
+		return nil, newError(engine, Unavailable, "response incomplete: %s", reason)
+	}
+	last := -1
+	for i, item := range r.Output {
+		if item.Type == "message" && item.Role == "assistant" {
+			last = i
+		}
+	}
+	if last < 0 {
+		return nil, newError(engine, Malformed, "response has no assistant message")
+	}
+	var t text
+	var cites citations
+	for _, part := range r.Output[last].Content {
+		switch part.Type {
+		case "output_text":
+			anns := part.Annotations
+			sort.SliceStable(anns, func(i, j int) bool { return anns[i].StartIndex < anns[j].StartIndex })
+			for _, ann := range anns {
+				if ann.Type == "url_citation" {
+					cites.add(ann.URL, ann.Title)
+				}
+			}
+			t.b.WriteString(part.Text)
+		case "refusal":
+			t.b.WriteString(part.Refusal)
+		}
+	}
+	return &ingest.Answer{Text: t.String(), Citations: cites.list}, nil
+}
