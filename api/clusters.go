@@ -113,7 +113,16 @@ func (s *server) handleDeleteCluster(r *request, tx pgx.Tx) (int, any, error) {
 		return 0, nil, err
 	}
 	c, err := oltp.DeleteCluster(r.Context(), tx, r.organizationID, p.ID, id)
-	return http.StatusOK, c, err
+	if err != nil {
+		return 0, nil, err
+	}
+	// DeleteCluster takes the id out of the listing rows at once; marking
+	// them stale as well makes a refresh that read the memberships before
+	// this commit run again instead of writing the id back.
+	if err := s.trackedChanged(r.Context(), tx, p.ID); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, c, nil
 }
 
 // clusterBatchMax bounds the names of one batch create (spec 8).

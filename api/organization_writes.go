@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/uuid"
@@ -30,8 +32,10 @@ import (
 //   - A create without a name is named defaultOrganizationName.
 //   - An archived organization's profile is read-only (409
 //     organization_is_archived); restore it first.
-//   - description has at most 1000 characters and an empty one is stored as
-//     null; contactEmail at most 254; names must not be blank.
+//   - Names are trimmed, then have 3 to 100 characters and no control
+//     characters. description has at most 1000 characters, no control
+//     characters other than tab and line breaks, and an empty one is stored
+//     as null; contactEmail at most 254.
 
 // confirmationHeader carries the token of a confirmed write.
 const confirmationHeader = "X-Service-Confirmation"
@@ -43,8 +47,8 @@ const confirmedWriteConflicts = "confirmation_invalid (unknown token, or issued 
 	"confirmation_expired (older than five minutes), confirmation_used (single use), confirmation_effects_changed " +
 	"(the effects, or the organization, changed since the preview: request a new one)."
 
-const confirmationRequired = "confirmation_required: no X-Service-Confirmation header. A refusal is stored under the " +
-	"Idempotency-Key like any other, so send the confirmed request with a new key."
+const confirmationRequired = "confirmation_required: no X-Service-Confirmation header. This refusal is not stored under " +
+	"the Idempotency-Key: the same key can be sent again with the token."
 
 // handleConfirmed mounts a confirmed write and documents its header.
 func (s *server) handleConfirmed(rt route) {
@@ -78,29 +82,45 @@ func claimConfirmation(r *request, tx pgx.Tx, action string, organizationID uuid
 	})
 }
 
+// Organization name bounds (spec 2.7), counted once the name is trimmed.
+const (
+	organizationNameMin = 3
+	organizationNameMax = 100
+)
+
+// organizationName trims a name and checks it, reporting under "name".
+func organizationName(raw string, errs sightline.ValidationErrors) string {
+	name := oltp.NormalizeName("name", raw, organizationNameMax, errs)
+	if n := utf8.RuneCountInString(name); name != "" && n < organizationNameMin {
+		errs.Add("name", sightline.DetailOutOfRange, "must have at least %d characters once trimmed; it has %d",
+			organizationNameMin, n)
+	}
+	return name
+}
+
 // organizationCreateBody is the body of POST /api/v1/organizations.
 type organizationCreateBody struct {
-	Name *string `json:"name" validate:"omitnil,min=3,max=100"`
+	Name *string `json:"name"`
+}
+
+func (b *organizationCreateBody) normalize(errs sightline.ValidationErrors) {
+	if b.Name != nil {
+		*b.Name = organizationName(*b.Name, errs)
+	}
 }
 
 func (s *server) organizationCreateSchema() *openapi3.Schema {
 	return s.component("OrganizationCreate", object(props{
 		"name": described(stringSchema().WithMinLength(3).WithMaxLength(100),
-			"Optional; not blank. Without it the organization is named \""+defaultOrganizationName+"\"."),
+			"Optional. Trimmed, then 3 to 100 characters without control characters. Without it the organization is "+
+				"named \""+defaultOrganizationName+"\"."),
 	}))
 }
 
 // decodeOrganizationCreate validates a create body and returns the name.
 func decodeOrganizationCreate(body []byte) (string, error) {
-	in, err := decodeBody[organizationCreateBody](body)
-	errs, err := organizationValidationErrors(err)
+	in, err := decodeNormalized[organizationCreateBody](body)
 	if err != nil {
-		return "", err
-	}
-	if in != nil && in.Name != nil && strings.TrimSpace(*in.Name) == "" {
-		errs.Add("name", sightline.DetailInvalidValue, "must not be blank")
-	}
-	if err := errs.Err(); err != nil {
 		return "", err
 	}
 	if in.Name == nil {
@@ -112,22 +132,35 @@ func decodeOrganizationCreate(body []byte) (string, error) {
 // organizationPatchBody is the body of PATCH /api/v1/organizations/{id}.
 // Which fields are present, and which are null, is read separately.
 type organizationPatchBody struct {
-	Name         *string `json:"name" validate:"omitnil,min=3,max=100"`
+	Name         *string `json:"name"`
 	Description  *string `json:"description" validate:"omitnil,max=1000"`
 	ContactEmail *string `json:"contactEmail" validate:"omitnil,email,max=254"`
 }
 
+func (b *organizationPatchBody) normalize(errs sightline.ValidationErrors) {
+	if b.Name != nil {
+		*b.Name = organizationName(*b.Name, errs)
+	}
+	if b.Description != nil && strings.ContainsFunc(*b.Description, func(r rune) bool {
+		return unicode.IsControl(r) && r != '\t' && r != '\n' && r != '\r'
+	}) {
+		errs.Add("description", sightline.DetailInvalidValue, "must not contain control characters other than tab and line breaks")
+	}
+}
+
 func (s *server) organizationPatchSchema() *openapi3.Schema {
 	return s.component("OrganizationPatch", described(object(props{
-		"name":         described(stringSchema().WithMinLength(3).WithMaxLength(100), "Not blank; cannot be cleared."),
-		"description":  described(nullable(stringSchema().WithMaxLength(1000)), "null or an empty string clears it."),
+		"name": described(stringSchema().WithMinLength(3).WithMaxLength(100),
+			"Trimmed, then 3 to 100 characters without control characters; cannot be cleared."),
+		"description": described(nullable(stringSchema().WithMaxLength(1000)),
+			"No control characters other than tab and line breaks. null or an empty string clears it."),
 		"contactEmail": described(nullable(stringSchema().WithFormat("email").WithMaxLength(254)), "null clears it."),
 	}), "An omitted field is left unchanged; null clears it. imageUrl is read-only and refused."))
 }
 
 // decodeOrganizationPatch validates a patch body into a store patch.
 func decodeOrganizationPatch(body []byte) (oltp.OrganizationPatch, error) {
-	in, err := decodeBody[organizationPatchBody](body)
+	in, err := decodeNormalized[organizationPatchBody](body)
 	errs, err := organizationValidationErrors(err)
 	if err != nil {
 		return oltp.OrganizationPatch{}, err
@@ -144,8 +177,6 @@ func decodeOrganizationPatch(body []byte) (oltp.OrganizationPatch, error) {
 	}
 	if isNull("name") {
 		errs.Add("name", sightline.DetailInvalidType, "must not be null: an organization always has a name")
-	} else if in != nil && in.Name != nil && strings.TrimSpace(*in.Name) == "" {
-		errs.Add("name", sightline.DetailInvalidValue, "must not be blank")
 	}
 	if err := errs.Err(); err != nil {
 		return oltp.OrganizationPatch{}, err

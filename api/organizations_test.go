@@ -192,6 +192,8 @@ func TestOrganizationsCreate(t *testing.T) {
 			`{"name":"   "}`:                     {"name": "invalid_value"},
 			`{"name":7}`:                         {"name": "invalid_type"},
 			`{"name":"Good name","imageUrl":""}`: {"imageUrl": "unknown_field"},
+			`{"name":"  ab  "}`:                  {"name": "out_of_range"},
+			`{"name":"ab\u0000cd"}`:              {"name": "invalid_value"},
 		} {
 			r := create(owner.key, body, "", "")
 			got := detailCodesOf(t, assertError(t, r, 400, sightline.CodeValidation))
@@ -283,6 +285,7 @@ func TestOrganizationsPreviewRefusals(t *testing.T) {
 			`{"action":"organization.update","organizationId":"` + orgID + `","body":{"contactEmail":"x"}}`: {"body.contactEmail": "invalid_email"},
 			`{"action":"organization.update","organizationId":"` + orgID + `","body":[]}`:                   {"body": "invalid_type"},
 			`{"action":"organization.archive","organizationId":"` + orgID + `","extra":1}`:                  {"extra": "unknown_field"},
+			`{"action":"organization.create","body":null}`:                                                  {"body": "missing_field"},
 		} {
 			got := detailCodesOf(t, assertError(t, organizationsPreview(f, owner.key, body), 400, sightline.CodeValidation))
 			for field, code := range want {
@@ -294,6 +297,8 @@ func TestOrganizationsPreviewRefusals(t *testing.T) {
 		assertError(t, organizationsPreview(f, owner.key, `not json`), 400, sightline.CodeBadRequest)
 		r := f.do(call{method: "POST", path: "/api/v1/organization-operation-previews", key: owner.key, body: archive})
 		assertError(t, r, 400, sightline.CodeValidation) // no Idempotency-Key
+		// A null body is an absent one.
+		organizationsToken(t, f, owner.key, `{"action":"organization.archive","organizationId":"`+orgID+`","body":null}`)
 	})
 
 	t.Run("a retry under the same key replays the same token", func(t *testing.T) {
@@ -369,6 +374,9 @@ func TestOrganizationsUpdate(t *testing.T) {
 			`{"contactEmail":"not-an-email"}`: {"contactEmail": "invalid_email"},
 			`{"contactEmail":""}`:             {"contactEmail": "invalid_email"},
 			`{"status":"archived"}`:           {"status": "unknown_field"},
+			`{"name":" x  "}`:                 {"name": "out_of_range"},
+			`{"name":"Tab\tbed"}`:             {"name": "invalid_value"},
+			`{"description":"a\u0000b"}`:      {"description": "invalid_value"},
 		} {
 			got := detailCodesOf(t, assertError(t, patch(owner.key, body, ""), 400, sightline.CodeValidation))
 			for field, code := range want {
@@ -423,6 +431,37 @@ func TestOrganizationsUpdate(t *testing.T) {
 			`{"action":"organization.update","organizationId":"`+org2.String()+`","body":{"description":"x"}}`),
 			409, sightline.CodeOrganizationIsArchived)
 	})
+
+	t.Run("the name is stored trimmed; a description keeps its line breaks", func(t *testing.T) {
+		owner3, org3 := f.owner()
+		body := `{"name":"  Padded Org \t","description":"Line one\nLine two"}`
+		token, effects := organizationsToken(t, f, owner3.key,
+			`{"action":"organization.update","organizationId":"`+org3.String()+`","body":`+body+`}`)
+		if to := effects["changes"].([]any)[0].(map[string]any)["to"]; to != "Padded Org" {
+			t.Fatalf("declared name %q, want the trimmed one", to)
+		}
+		r := organizationsWrite(f, "PATCH", organizationsPath(org3, ""), owner3.key, body, token, "")
+		if m := r.json(t); r.status != 200 || m["name"] != "Padded Org" || m["description"] != "Line one\nLine two" {
+			t.Fatalf("%d %s", r.status, r.body)
+		}
+	})
+}
+
+// TestOrganizationsListingSearchText refuses search text that cannot be
+// compared with stored names, instead of failing in the database.
+func TestOrganizationsListingSearchText(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	owner, _ := f.owner()
+	for _, search := range []string{"%00", "%FF", "a%00b"} {
+		r := f.do(call{method: "GET", path: "/api/v1/organizations?search=" + search, key: owner.key})
+		if got := detailCodesOf(t, assertError(t, r, 400, sightline.CodeValidation)); len(got["search"]) != 1 {
+			t.Errorf("search=%s: details %v", search, got)
+		}
+	}
+	if r := f.do(call{method: "GET", path: "/api/v1/organizations?search=acme", key: owner.key}); r.status != 200 || r.json(t)["total"] != 1.0 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
 }
 
 func TestOrganizationsArchiveAndRestore(t *testing.T) {

@@ -30,9 +30,9 @@ var previewActions = []string{
 
 // previewBody is the preview request.
 type previewBody struct {
-	Action         string          `json:"action" required:"true" validate:"oneof=organization.create organization.update organization.archive organization.restore"`
-	OrganizationID *uuid.UUID      `json:"organizationId"`
-	Body           json.RawMessage `json:"body"`
+	Action         string           `json:"action" required:"true" validate:"oneof=organization.create organization.update organization.archive organization.restore"`
+	OrganizationID *uuid.UUID       `json:"organizationId"`
+	Body           *json.RawMessage `json:"body"` // null is absent
 }
 
 // previewAnswer is the preview response.
@@ -46,10 +46,10 @@ func (s *server) previewRequestSchema() *openapi3.Schema {
 		"action": enumOf(previewActions...),
 		"organizationId": described(uuidSchema(),
 			"Required for organization.update, organization.archive and organization.restore; absent for organization.create."),
-		"body": described(&openapi3.Schema{AnyOf: openapi3.SchemaRefs{
+		"body": described(&openapi3.Schema{Nullable: true, AnyOf: openapi3.SchemaRefs{
 			schemaRef(s.organizationCreateSchema()), schemaRef(s.organizationPatchSchema()),
 		}}, "The exact body the operation will be sent with: required for organization.create and organization.update, "+
-			"absent for archive and restore. The token is bound to it (compared as canonical JSON)."),
+			"absent (or null) for archive and restore. The token is bound to it (compared as canonical JSON)."),
 	}, "action"))
 }
 
@@ -111,12 +111,15 @@ func decodePreview(raw []byte) (*previewRequest, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &previewRequest{action: in.Action, body: in.Body}
+	p := &previewRequest{action: in.Action}
+	if in.Body != nil {
+		p.body = *in.Body
+	}
 	if in.OrganizationID != nil {
 		p.organizationID = *in.OrganizationID
 	}
 	errs := sightline.ValidationErrors{}
-	hasBody := len(in.Body) > 0
+	hasBody := len(p.body) > 0
 	switch in.Action {
 	case oltp.ActionOrganizationCreate:
 		if in.OrganizationID != nil {
@@ -135,9 +138,9 @@ func decodePreview(raw []byte) (*previewRequest, error) {
 		}
 		var err error
 		if in.Action == oltp.ActionOrganizationCreate {
-			p.createName, err = decodeOrganizationCreate(in.Body)
+			p.createName, err = decodeOrganizationCreate(p.body)
 		} else {
-			p.patch, err = decodeOrganizationPatch(in.Body)
+			p.patch, err = decodeOrganizationPatch(p.body)
 		}
 		var e *sightline.Error
 		if errors.As(err, &e) && e.Code == sightline.CodeValidation {

@@ -463,12 +463,24 @@ type trackedBatchItem struct {
 	ok  bool
 }
 
+// maxTrackedIDLength is the longest spelling of a uuid that uuid.Parse
+// accepts ("urn:uuid:" and 36 characters). A longer string is an
+// over-large id (spec 7.2), refused with 400 rather than echoed back in an
+// item.
+const maxTrackedIDLength = 45
+
 // trackedBatchIDs collapses duplicate ids (the same uuid in any spelling)
 // and checks that 1 to 100 distinct ones remain. Malformed ids are kept as
-// items: they fail as tracked_query_not_found.
+// items: they fail as tracked_query_not_found. Over-large ones reject the
+// call, naming ids[i].
 func trackedBatchIDs(raw []string, errs sightline.ValidationErrors) (items []trackedBatchItem, valid []uuid.UUID) {
 	seen := map[string]bool{}
-	for _, s := range raw {
+	for i, s := range raw {
+		if len(s) > maxTrackedIDLength {
+			errs.Add(fmt.Sprintf("ids[%d]", i), sightline.DetailOutOfRange,
+				"has %d bytes; no spelling of an id is longer than %d", len(s), maxTrackedIDLength)
+			continue
+		}
 		item := trackedBatchItem{raw: s}
 		key := "raw:" + s
 		if id, err := uuid.Parse(s); err == nil {
@@ -483,7 +495,7 @@ func trackedBatchIDs(raw []string, errs sightline.ValidationErrors) (items []tra
 			valid = append(valid, item.id)
 		}
 	}
-	if len(items) == 0 || len(items) > maxTrackedBatch {
+	if (len(items) == 0 && len(raw) == 0) || len(items) > maxTrackedBatch {
 		errs.Add("ids", sightline.DetailOutOfRange, "must have 1 to %d distinct ids", maxTrackedBatch)
 	}
 	return items, valid

@@ -703,6 +703,36 @@ func TestTrackedQueriesClusterMembership(t *testing.T) {
 	}
 }
 
+// TestTrackedQueriesClusterDeleteMarksListingStale: deleting a cluster
+// takes its id out of the listing rows and marks them stale, so that a
+// refresh that read the memberships before the delete committed cannot
+// leave the deleted id behind.
+func TestTrackedQueriesClusterDeleteMarksListingStale(t *testing.T) {
+	t.Parallel()
+	tf := trackedSetup(t)
+	id := tf.createOne("crm", "chatgpt", "US")
+	c := tf.cluster(tf.project, "doomed")
+	b, _ := json.Marshal(map[string]any{"queryClusterIds": []uuid.UUID{c}})
+	if r := tf.write(http.MethodPut, tf.path("/"+id.String()+"/clusters"), tf.owner.key, string(b)); r.status != 200 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	tf.refresh(tf.project)
+	if tf.searchStale(tf.project) {
+		t.Fatal("stale after refresh")
+	}
+	clusterPath := fmt.Sprintf("/api/v1/organizations/%s/projects/%s/clusters/%s", tf.org, tf.project, c)
+	if r := tf.write(http.MethodDelete, clusterPath, tf.owner.key, ""); r.status != 200 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	if !tf.searchStale(tf.project) {
+		t.Fatal("a cluster delete did not mark the listing stale")
+	}
+	page := tf.get(tf.path("")).json(t)["page"].([]any)
+	if len(page) != 1 || len(page[0].(map[string]any)["queryClusterIds"].([]any)) != 0 {
+		t.Fatalf("listing still names the deleted cluster: %v", page)
+	}
+}
+
 func slicesEqual[T comparable](a, b []T) bool {
 	if len(a) != len(b) {
 		return false
@@ -802,6 +832,16 @@ func TestTrackedQueriesBatches(t *testing.T) {
 	} {
 		assertError(t, tf.write(http.MethodPut, tf.path(c.suffix), tf.owner.key, c.body), http.StatusBadRequest, sightline.CodeValidation)
 	}
+	// An id too long to be a uuid in any spelling is an over-large id (spec
+	// 7.2): 400 naming it, not an item echoing it back. The longest
+	// spelling, urn:uuid:..., is an id like any other.
+	b, _ = json.Marshal(map[string]any{"ids": []string{"urn:uuid:" + ai.String(), strings.Repeat("x", 46)}})
+	m := assertError(t, tf.write(http.MethodPut, tf.path("/batch/pause"), tf.owner.key, string(b)), http.StatusBadRequest, sightline.CodeValidation)
+	if d := detailCodesOf(t, m); len(d) != 1 || len(d["ids[1]"]) != 1 || d["ids[1]"][0] != "out_of_range" {
+		t.Fatalf("over-large id: %v", d)
+	}
+	b, _ = json.Marshal(map[string]any{"ids": []string{"urn:uuid:" + ai.String()}})
+	check("urn spelling", trackedDecode[trackedBatchResult](t, tf.write(http.MethodPut, tf.path("/batch/resume"), tf.owner.key, string(b))), []uuid.UUID{ai}, nil)
 	// A retry of a pause batch must repeat the ids in the same order.
 	key := uuid.NewString()
 	send := func(body string) response {

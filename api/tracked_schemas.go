@@ -131,9 +131,10 @@ func trackedBatchAnswerSchema(codes ...sightline.Code) *openapi3.Schema {
 }
 
 func trackedBatchIDsSchema() *openapi3.Schema {
-	return described(arrayOf(stringSchema()).WithMinItems(1),
+	return described(arrayOf(stringSchema().WithMaxLength(maxTrackedIDLength)).WithMinItems(1),
 		"Tracked query ids: 1 to 100 distinct once duplicates are collapsed. An id that is not a tracked query of "+
-			"this project (unknown, malformed, deleted, of another project) fails as tracked_query_not_found.")
+			"this project (unknown, malformed, deleted, of another project) fails as tracked_query_not_found; one "+
+			"longer than any spelling of a uuid rejects the call with 400 naming ids[i].")
 }
 
 func trackedClusterIDsSchema() *openapi3.Schema {
