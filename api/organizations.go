@@ -17,14 +17,10 @@ func organizationListParams() []*openapi3.Parameter {
 
 func (s *server) handleListOrganizations(r *request) (any, error) {
 	q := r.query
-	search, err := listingSearch(q)
-	if err != nil {
-		return nil, err
-	}
 	limit, offset := q.page()
 	f := oltp.OrganizationFilter{
 		UserID:     r.key.User.ID,
-		Search:     search,
+		Search:     q.string("search"),
 		Status:     q.string("status"),
 		SortBy:     q.string("sortBy"),
 		Descending: q.string("sortOrder") == "desc",

@@ -248,6 +248,9 @@ func TestQueryParameters(t *testing.T) {
 		{"?sortBy=popularity&sortOrder=up", map[string][]string{"sortBy": {"invalid_value"}, "sortOrder": {"invalid_value"}}},
 		{"?status=deleted", map[string][]string{"status": {"invalid_value"}}},
 		{"?search=" + strings.Repeat("a", 101), map[string][]string{"search": {"out_of_range"}}},
+		{"?search=a%00b", map[string][]string{"search": {"invalid_value"}}},
+		{"?search=%FF", map[string][]string{"search": {"invalid_value"}}},
+		{"?status=%00", map[string][]string{"status": {"invalid_value"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query[:min(len(tt.query), 30)], func(t *testing.T) {

@@ -95,6 +95,11 @@ func checkQueryValue(s *openapi3.Schema, v string) (sightline.DetailCode, string
 			return sightline.DetailInvalidType, "must be true or false"
 		}
 	default:
+		// Text the stores could not compare with stored text is refused
+		// here, once, instead of failing in the database.
+		if !utf8.ValidString(v) || strings.ContainsRune(v, 0) {
+			return sightline.DetailInvalidValue, "must be UTF-8 text without NUL characters"
+		}
 		if len(s.Enum) > 0 && !slices.Contains(s.Enum, any(v)) {
 			return sightline.DetailInvalidValue, "must be one of: " + enumText(s.Enum)
 		}
