@@ -5,12 +5,14 @@
 //	sightline run       both in one process
 //	sightline migrate   apply Postgres, River and ClickHouse migrations
 //	sightline admin ... users, organizations, memberships, keys, subscriptions
+//	sightline extract   the extraction of one answer, JSON in, JSON out
 //
 // Configuration comes from the environment; see config.go and README.md.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,6 +25,10 @@ func main() {
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "sightline:", err)
+		var coded interface{ ExitCode() int }
+		if errors.As(err, &coded) {
+			os.Exit(coded.ExitCode())
+		}
 		os.Exit(1)
 	}
 }
@@ -35,6 +41,7 @@ commands:
   run       serve the API and run workers in one process
   migrate   apply every pending migration (Postgres, River, ClickHouse)
   admin     manage users, organizations, memberships, keys and subscriptions
+  extract   print what Sightline extracts from one answer (JSON on stdin)
 `
 
 // run is main without the process: everything it needs is passed in, so
@@ -59,6 +66,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return migrate(ctx, cfg, stdout)
 	case "admin":
 		return admin(ctx, cfg, args[1:], stdout)
+	case "extract":
+		return extract(os.Stdin, args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -1,0 +1,78 @@
+package ingest
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/google/uuid"
+
+	"github.com/sightline/sightline"
+)
+
+// RankMatch is a ranked search result or shopping offer that belongs to the
+// own brand or a tracked competitor.
+type RankMatch struct {
+	Rank         int
+	URL          string // the destination when a redirector was resolved, else as given
+	Domain       string // the redirector's when Unresolved
+	Relation     sightline.Relation
+	CompetitorID *uuid.UUID // set for tracked competitors only
+	Unresolved   bool
+}
+
+// ExtractSearch returns the own and tracked-competitor organic results of a
+// search page, in rank order: a result is a brand's when its domain (seen
+// through redirectors, see ResolveURL) is or is under one of the brand's
+// domains. A result whose URL stays a redirector belongs to nobody.
+func ExtractSearch(b Brands, p SearchPage) []RankMatch {
+	t, _ := newBrandTable(b)
+	var out []RankMatch
+	for _, r := range p.Results {
+		res := ResolveURL(r.URL)
+		if res.Unresolved {
+			continue
+		}
+		if o := t.owner(res.Domain); o >= 0 {
+			out = append(out, RankMatch{Rank: r.Rank, URL: res.URL, Domain: res.Domain, Relation: t.relations[o], CompetitorID: t.competitors[o]})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b RankMatch) int { return cmp.Compare(a.Rank, b.Rank) })
+	return out
+}
+
+// ExtractShopping returns the own and tracked-competitor offers of a
+// shopping page, in rank order. An offer is a brand's when its URL's domain
+// is or is under one of the brand's domains, or else when its merchant name
+// names the brand ("Acme", "Acme Store", "acme.com", matched as in answers:
+// case-insensitive, at word boundaries, the longest name winning). Offer URLs
+// are often Google's own product pages or redirectors, so the merchant
+// decides for them; Unresolved then reports a redirector URL.
+func ExtractShopping(b Brands, p ShoppingPage) []RankMatch {
+	t, m := newBrandTable(b)
+	var out []RankMatch
+	for _, o := range p.Offers {
+		res := ResolveURL(o.URL)
+		owner := -1
+		if !res.Unresolved {
+			owner = t.owner(res.Domain)
+		}
+		if owner < 0 && o.Merchant != "" {
+			name := []rune(cleanName(o.Merchant))
+			if ms := m.find(name, foldRunes(name)); len(ms) > 0 {
+				best := ms[0]
+				for _, x := range ms[1:] {
+					if x.end-x.start > best.end-best.start {
+						best = x
+					}
+				}
+				owner = best.brand
+			}
+		}
+		if owner >= 0 {
+			out = append(out, RankMatch{Rank: o.Rank, URL: res.URL, Domain: res.Domain, Relation: t.relations[owner],
+				CompetitorID: t.competitors[owner], Unresolved: res.Unresolved})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b RankMatch) int { return cmp.Compare(a.Rank, b.Rank) })
+	return out
+}
