@@ -1,0 +1,402 @@
+package olap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// WriterOptions tunes a Writer; zero values take the defaults.
+type WriterOptions struct {
+	// FlushRows flushes as soon as one table has this many rows waiting
+	// (default 50 000).
+	FlushRows int
+	// FlushInterval flushes rows that have waited this long (default 1 s):
+	// it bounds how long a Write waits when traffic is low.
+	FlushInterval time.Duration
+	// Attempts is how many times a flush is tried before its rows are
+	// failed back to their writers (default 5).
+	Attempts int
+	// RetryDelay is the pause after the first failed attempt, doubled after
+	// each further one up to 10 s (default 200 ms).
+	RetryDelay time.Duration
+	// AttemptTimeout bounds one attempt (default 1 min).
+	AttemptTimeout time.Duration
+	// Logger receives failed attempts (default: discard).
+	Logger *slog.Logger
+	// Registerer receives the writer's metrics when set.
+	Registerer prometheus.Registerer
+}
+
+func (o WriterOptions) withDefaults() WriterOptions {
+	if o.FlushRows <= 0 {
+		o.FlushRows = 50_000
+	}
+	if o.FlushInterval <= 0 {
+		o.FlushInterval = time.Second
+	}
+	if o.Attempts <= 0 {
+		o.Attempts = 5
+	}
+	if o.RetryDelay <= 0 {
+		o.RetryDelay = 200 * time.Millisecond
+	}
+	if o.AttemptTimeout <= 0 {
+		o.AttemptTimeout = time.Minute
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o
+}
+
+// ErrWriterClosed is returned by Write after Close.
+var ErrWriterClosed = errors.New("olap writer is closed")
+
+// Writer batches the passes of many concurrent checks into few inserts. A
+// Write returns once the flush holding its rows has been stored, or with
+// the error that flush ended with, so a check is marked completed only when
+// its rows are durable; callers writing at the same time share one flush.
+//
+// Flushes run one at a time on the Writer's own goroutine: one INSERT per
+// capture table holding rows, triggered when a table has FlushRows rows
+// waiting, when the oldest waiting rows have waited FlushInterval, or by
+// Flush and Close. A failed attempt is retried with the same blocks and the
+// same deduplication tokens (see InsertPasses), so a block that was stored
+// although its attempt failed is not stored twice, in the capture tables or
+// in the rollups. Rows are never dropped silently: when every attempt
+// fails, every Write waiting on them gets the error.
+type Writer struct {
+	conn    driver.Conn
+	opts    WriterOptions
+	metrics *writerMetrics
+
+	// columns are the capture tables' insert column types, read at the
+	// first flush; only the flush loop touches them.
+	columns *[numCaptureTables][]clickhouse.ColumnNameAndType
+
+	ctx    context.Context // ends retries when Close gives up waiting
+	cancel context.CancelFunc
+	wake   chan struct{}
+	done   chan struct{}
+
+	mu       sync.Mutex
+	pending  *writeBatch // filling
+	inflight *writeBatch // being flushed; nil when idle
+	closed   bool
+}
+
+// writeBatch is the passes of one flush and its outcome.
+type writeBatch struct {
+	entries []*passEntry
+	rows    [numCaptureTables]int
+	since   time.Time // when its first pass arrived
+	urgent  bool      // a table is full, or Flush or Close asked
+	done    chan struct{}
+	err     error // set before done is closed
+}
+
+func newWriteBatch() *writeBatch { return &writeBatch{done: make(chan struct{})} }
+
+// NewWriter starts a Writer on conn. Close it to flush what is waiting and
+// stop its goroutine.
+func NewWriter(conn driver.Conn, opts WriterOptions) *Writer {
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &Writer{
+		conn:    conn,
+		opts:    opts.withDefaults(),
+		ctx:     ctx,
+		cancel:  cancel,
+		wake:    make(chan struct{}, 1),
+		done:    make(chan struct{}),
+		pending: newWriteBatch(),
+	}
+	w.metrics = newWriterMetrics(w.opts.Registerer)
+	go w.run()
+	return w
+}
+
+// Write queues passes and waits until they are stored. Invalid passes are
+// refused before anything is queued. When ctx ends first Write returns its
+// error, but the passes stay queued and may still be stored; writing them
+// again later is harmless, since a pass is stored once.
+func (w *Writer) Write(ctx context.Context, passes ...PassRows) error {
+	if len(passes) == 0 {
+		return nil
+	}
+	entries := make([]*passEntry, len(passes))
+	for i, p := range passes {
+		if err := p.Validate(); err != nil {
+			return err
+		}
+		// The batch outlives a cancelled Write: keep it off the caller's slices.
+		p.Mentions, p.Citations = slices.Clone(p.Mentions), slices.Clone(p.Citations)
+		p.SearchResults, p.ShoppingOffers = slices.Clone(p.SearchResults), slices.Clone(p.ShoppingOffers)
+		entries[i] = newPassEntry(p)
+	}
+
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return ErrWriterClosed
+	}
+	b := w.pending
+	if len(b.entries) == 0 {
+		b.since = time.Now()
+	}
+	b.entries = append(b.entries, entries...)
+	for _, e := range entries {
+		for t := range numCaptureTables {
+			b.rows[t] += captureTables[t].count(e)
+		}
+	}
+	if slices.Max(b.rows[:]) >= w.opts.FlushRows {
+		b.urgent = true
+	}
+	w.mu.Unlock()
+	w.signal()
+
+	select {
+	case <-b.done:
+		return b.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Flush stores everything written before it and reports how the flush
+// holding it ended.
+func (w *Writer) Flush(ctx context.Context) error {
+	w.mu.Lock()
+	b := w.pending
+	if len(b.entries) == 0 {
+		b = w.inflight
+	} else {
+		b.urgent = true
+	}
+	w.mu.Unlock()
+	if b == nil {
+		return nil
+	}
+	w.signal()
+	select {
+	case <-b.done:
+		return b.err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close refuses further writes, flushes what is waiting and stops the
+// writer. If ctx ends first, the flush in progress is abandoned and its
+// writers get an error.
+func (w *Writer) Close(ctx context.Context) error {
+	w.mu.Lock()
+	w.closed = true
+	last := w.pending
+	if len(last.entries) == 0 {
+		last = w.inflight
+	}
+	w.mu.Unlock()
+	w.signal()
+	defer w.cancel()
+	select {
+	case <-w.done:
+	case <-ctx.Done():
+		w.cancel()
+		<-w.done
+		return ctx.Err()
+	}
+	if last != nil {
+		return last.err
+	}
+	return nil
+}
+
+func (w *Writer) signal() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run is the flush loop.
+func (w *Writer) run() {
+	defer close(w.done)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	for {
+		w.mu.Lock()
+		b := w.pending
+		var wait time.Duration
+		switch {
+		case len(b.entries) == 0 && w.closed:
+			w.mu.Unlock()
+			return
+		case len(b.entries) == 0:
+			wait = -1
+		case !b.urgent && !w.closed:
+			wait = w.opts.FlushInterval - time.Since(b.since)
+		}
+		if len(b.entries) > 0 && wait <= 0 {
+			w.pending, w.inflight = newWriteBatch(), b
+			w.mu.Unlock()
+			w.flush(b)
+			w.mu.Lock()
+			w.inflight = nil
+			w.mu.Unlock()
+			continue
+		}
+		w.mu.Unlock()
+		var tick <-chan time.Time
+		if wait > 0 {
+			timer.Reset(wait)
+			tick = timer.C
+		}
+		select {
+		case <-w.wake:
+		case <-tick:
+		}
+		timer.Stop()
+	}
+}
+
+// flush stores b, retrying, and releases its writers with the outcome.
+func (w *Writer) flush(b *writeBatch) {
+	start := time.Now()
+	err := w.store(b)
+	w.metrics.flushed(err, time.Since(start))
+	b.err = err
+	close(b.done)
+}
+
+func (w *Writer) store(b *writeBatch) error {
+	entries := uniqueEntries(b.entries)
+	var (
+		blocks []block // prepared once: retries re-send the same blocks with the same tokens
+		sent   int     // blocks stored by earlier attempts
+		delay  = w.opts.RetryDelay
+	)
+	for attempt := 1; ; attempt++ {
+		err := func() error {
+			ctx, cancel := context.WithTimeout(w.ctx, w.opts.AttemptTimeout)
+			defer cancel()
+			if w.columns == nil {
+				columns, err := insertColumns(ctx, w.conn)
+				if err != nil {
+					return err
+				}
+				w.columns = &columns
+			}
+			if blocks == nil {
+				prepared, err := prepareBlocks(ctx, w.conn, entries)
+				if err != nil {
+					return err
+				}
+				blocks = prepared
+				w.metrics.skipped(entries, blocks)
+			}
+			for ; sent < len(blocks); sent++ {
+				if err := blocks[sent].insert(ctx, w.conn, w.columns[blocks[sent].table]); err != nil {
+					return err
+				}
+				w.metrics.stored(blocks[sent])
+			}
+			return nil
+		}()
+		if err == nil {
+			return nil
+		}
+		if attempt == w.opts.Attempts || w.ctx.Err() != nil {
+			return fmt.Errorf("storing %d passes in clickhouse (%d attempts): %w", len(entries), attempt, err)
+		}
+		w.metrics.retries.Inc()
+		w.opts.Logger.Warn("olap flush failed; retrying", "passes", len(entries), "attempt", attempt,
+			"retry_in", delay, "error", err)
+		select {
+		case <-time.After(delay):
+		case <-w.ctx.Done():
+		}
+		delay = min(2*delay, 10*time.Second)
+	}
+}
+
+// writerMetrics are the Writer's Prometheus metrics.
+type writerMetrics struct {
+	flushes  *prometheus.CounterVec
+	duration prometheus.Histogram
+	rows     *prometheus.CounterVec
+	skips    *prometheus.CounterVec
+	retries  prometheus.Counter
+}
+
+func newWriterMetrics(reg prometheus.Registerer) *writerMetrics {
+	m := &writerMetrics{
+		flushes: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sightline_olap_writer_flushes_total",
+			Help: "Flushes of the ClickHouse capture writer, by outcome (stored or failed after every attempt).",
+		}, []string{"outcome"}),
+		duration: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "sightline_olap_writer_flush_seconds",
+			Help:    "Duration of capture writer flushes, retries included.",
+			Buckets: prometheus.ExponentialBuckets(0.005, 2, 14),
+		}),
+		rows: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sightline_olap_writer_rows_total",
+			Help: "Rows the capture writer stored, by table.",
+		}, []string{"table"}),
+		skips: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sightline_olap_writer_passes_already_stored_total",
+			Help: "Passes the capture writer skipped for a table because the table already held them, by table.",
+		}, []string{"table"}),
+		retries: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "sightline_olap_writer_retries_total",
+			Help: "Failed flush attempts of the capture writer that were retried.",
+		}),
+	}
+	if reg != nil {
+		reg.MustRegister(m.flushes, m.duration, m.rows, m.skips, m.retries)
+	}
+	return m
+}
+
+func (m *writerMetrics) flushed(err error, d time.Duration) {
+	outcome := "stored"
+	if err != nil {
+		outcome = "failed"
+	}
+	m.flushes.WithLabelValues(outcome).Inc()
+	m.duration.Observe(d.Seconds())
+}
+
+func (m *writerMetrics) stored(b block) {
+	m.rows.WithLabelValues(captureTables[b.table].name).Add(float64(b.rows))
+}
+
+// skipped counts, per table, passes with rows for it that its block left
+// out because the table held them already.
+func (m *writerMetrics) skipped(entries []*passEntry, blocks []block) {
+	var kept [numCaptureTables]int
+	for _, b := range blocks {
+		kept[b.table] = len(b.entries)
+	}
+	for t := range numCaptureTables {
+		n := 0
+		for _, e := range entries {
+			if captureTables[t].count(e) > 0 {
+				n++
+			}
+		}
+		if n > kept[t] {
+			m.skips.WithLabelValues(captureTables[t].name).Add(float64(n - kept[t]))
+		}
+	}
+}
