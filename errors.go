@@ -33,6 +33,7 @@ const (
 	CodeQueryClusterNotFound    Code = "query_cluster_not_found"
 	CodeTrackedQueryNotFound    Code = "tracked_query_not_found"
 	CodeMembershipStatsNotFound Code = "organization_membership_stats_not_found"
+	CodeAIResponseNotFound      Code = "ai_response_not_found"
 
 	// Conflicts with the current state (409).
 	CodeOrganizationIsArchived        Code = "organization_is_archived"
@@ -45,11 +46,17 @@ const (
 	CodeConfirmationEffectsChanged    Code = "confirmation_effects_changed"
 	CodeQueryClusterNameExists        Code = "query_cluster_name_already_exists"
 	CodeNPassesNotSupported           Code = "n_passes_not_supported_for_engine"
+	// CodeAICheckSessionUnavailable: a reported AI answer cannot be routed
+	// to the check run that captured it.
+	CodeAICheckSessionUnavailable Code = "ai_check_session_unavailable"
 
 	// Other refusals.
 	CodeSubscriptionRequired     Code = "subscription_required"          // 402
 	CodeQueryClusterOtherProject Code = "query_cluster_in_other_project" // 422
 	CodeConfirmationRequired     Code = "confirmation_required"          // 428
+	// CodeReviewSystemUnavailable: the review system could not be reached
+	// or refused a report forward; its outcome is unknown (502).
+	CodeReviewSystemUnavailable Code = "review_system_unavailable"
 )
 
 // Item-level codes: the reasons inside a batch answer's `failed` list.

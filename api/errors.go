@@ -33,6 +33,7 @@ var statusOf = map[sightline.Code]int{
 	sightline.CodeQueryClusterNotFound:    http.StatusNotFound,
 	sightline.CodeTrackedQueryNotFound:    http.StatusNotFound,
 	sightline.CodeMembershipStatsNotFound: http.StatusNotFound,
+	sightline.CodeAIResponseNotFound:      http.StatusNotFound,
 
 	sightline.CodeOrganizationIsArchived:        http.StatusConflict,
 	sightline.CodeProjectIsArchived:             http.StatusConflict,
@@ -44,10 +45,12 @@ var statusOf = map[sightline.Code]int{
 	sightline.CodeConfirmationEffectsChanged:    http.StatusConflict,
 	sightline.CodeQueryClusterNameExists:        http.StatusConflict,
 	sightline.CodeNPassesNotSupported:           http.StatusConflict,
+	sightline.CodeAICheckSessionUnavailable:     http.StatusConflict,
 
 	sightline.CodeSubscriptionRequired:     http.StatusPaymentRequired,
 	sightline.CodeQueryClusterOtherProject: http.StatusUnprocessableEntity,
 	sightline.CodeConfirmationRequired:     http.StatusPreconditionRequired,
+	sightline.CodeReviewSystemUnavailable:  http.StatusBadGateway,
 }
 
 // errorBody is the envelope of spec part 7.1, the body of every refusal.

@@ -43,6 +43,8 @@ type Deps struct {
 	Limits     Limits
 	// MaxBodyBytes caps request bodies; larger ones get 413.
 	MaxBodyBytes int64
+	// Reviews is where reports of captured AI answers are forwarded.
+	Reviews Reviews
 }
 
 // DefaultMaxBodyBytes fits the largest documented request (100 combinations
@@ -59,6 +61,7 @@ type server struct {
 	metrics  *httpMetrics
 	gatherer prometheus.Gatherer
 	maxBody  int64
+	reviews  Reviews
 
 	perUser, perKey, jobStarts *rateLimiter
 }
@@ -119,6 +122,7 @@ func newServer(deps Deps) (*server, error) {
 		metrics:  metrics,
 		gatherer: deps.Gatherer,
 		maxBody:  deps.MaxBodyBytes,
+		reviews:  deps.Reviews,
 		perUser:  &rateLimiter{pool: deps.Pool, scope: "user", limit: deps.Limits.PerUser, window: deps.Limits.Window},
 		perKey:   &rateLimiter{pool: deps.Pool, scope: "key", limit: deps.Limits.PerKey, window: deps.Limits.Window},
 		jobStarts: &rateLimiter{pool: deps.Pool, scope: "organization's job starts",

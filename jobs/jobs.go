@@ -15,6 +15,7 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/sightline/sightline/ingest"
 	"github.com/sightline/sightline/oltp"
 )
 
@@ -26,6 +27,10 @@ type Config struct {
 	Work bool
 	// MaxWorkers bounds concurrent jobs of the default queue.
 	MaxWorkers int
+	// Engine and Sink serve the check worker (CheckWorker); processes that
+	// only insert jobs may leave them nil.
+	Engine ingest.Engine
+	Sink   CaptureSink
 }
 
 // NewClient builds the River client with every worker and periodic job.
@@ -38,6 +43,8 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 	river.AddWorker(workers, &SweepTrackedQuerySearchWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &TrackedQueryCascadeWorker{Pool: pool})
 	river.AddWorker(workers, &CompetitorCascadeWorker{Pool: pool})
+	river.AddWorker(workers, &CheckWorker{Pool: pool, Engine: cfg.Engine, Sink: cfg.Sink, Logger: cfg.Logger})
+	river.AddWorker(workers, &ScheduleChecksWorker{Pool: pool, Logger: cfg.Logger})
 	// (end of workers)
 
 	riverCfg := &river.Config{
@@ -62,6 +69,9 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 			river.NewPeriodicJob(river.PeriodicInterval(SweepTrackedQuerySearchInterval),
 				func() (river.JobArgs, *river.InsertOpts) { return SweepTrackedQuerySearchArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true, ID: "tracked_query_search_sweep"}),
+			river.NewPeriodicJob(river.PeriodicInterval(ScheduleChecksInterval),
+				func() (river.JobArgs, *river.InsertOpts) { return ScheduleChecksArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true, ID: "check_schedule"}),
 			// (end of periodic jobs)
 		}
 	}

@@ -1,0 +1,245 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/go-chi/chi/v5"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/oltp"
+)
+
+// Reports of captured AI answers (spec 4.2 report): forwarded at most once
+// to a review system, never stored here and never shown again.
+
+// AIResponseLocator finds the check run that captured an AI answer; the
+// analytics store, which holds the answers, implements it.
+type AIResponseLocator interface {
+	// LocateAIResponse returns the run that captured the AI answer
+	// aiResponseID of the tracked query of the project. found is false
+	// when the project holds no such answer for that query; runID is
+	// uuid.Nil when the answer is known but no run is recorded for it.
+	LocateAIResponse(ctx context.Context, projectID, trackedQueryID, aiResponseID uuid.UUID) (runID uuid.UUID, found bool, err error)
+}
+
+// Reviews is where reports are forwarded.
+type Reviews struct {
+	// URL receives each report as a JSON POST (REVIEW_URL); any 2xx answer
+	// accepts it.
+	URL string
+	// Client sends the forwards; nil means one with ReviewTimeout.
+	Client *http.Client
+	// Locator routes an AI answer to its check run.
+	Locator AIResponseLocator
+}
+
+// ReviewTimeout bounds one forward to the review system.
+const ReviewTimeout = 10 * time.Second
+
+// Report limits (spec 8).
+const (
+	maxReportComment      = 1000
+	maxMissedBrandNames   = 50
+	maxMissedBrandNameLen = 255
+)
+
+type reportBody struct {
+	Type             string   `json:"type" required:"true" validate:"oneof=missed_mention other"`
+	Comment          *string  `json:"comment"`
+	MissedBrandNames []string `json:"missedBrandNames"`
+}
+
+// reportInput checks what the validator cannot: the comment's length in
+// characters, and the missed brand names, which are trimmed, must not be
+// empty or longer than 255 characters, and count at most 50 once
+// duplicates (ignoring case) are collapsed. An empty comment is none.
+func reportInput(in *reportBody) (comment *string, names []string, err error) {
+	errs := sightline.ValidationErrors{}
+	if in.Comment != nil {
+		if utf8.RuneCountInString(*in.Comment) > maxReportComment {
+			errs.Add("comment", sightline.DetailOutOfRange, "must have at most %d characters", maxReportComment)
+		} else if *in.Comment != "" {
+			comment = in.Comment
+		}
+	}
+	seen := map[string]bool{}
+	names = []string{}
+	for i, raw := range in.MissedBrandNames {
+		name := strings.TrimSpace(raw)
+		field := fmt.Sprintf("missedBrandNames[%d]", i)
+		switch n := utf8.RuneCountInString(name); {
+		case n == 0:
+			errs.Add(field, sightline.DetailInvalidValue, "must not be empty")
+		case n > maxMissedBrandNameLen:
+			errs.Add(field, sightline.DetailOutOfRange, "must have at most %d characters", maxMissedBrandNameLen)
+		case !seen[strings.ToLower(name)]:
+			seen[strings.ToLower(name)] = true
+			names = append(names, name)
+		}
+	}
+	if len(names) > maxMissedBrandNames {
+		errs.Add("missedBrandNames", sightline.DetailOutOfRange, "must name at most %d distinct brands", maxMissedBrandNames)
+	}
+	return comment, names, errs.Err()
+}
+
+// reportForward is what the review system receives.
+type reportForward struct {
+	ReportID         uuid.UUID           `json:"reportId"`
+	Type             string              `json:"type"`
+	Comment          *string             `json:"comment"`
+	MissedBrandNames []string            `json:"missedBrandNames"`
+	OrganizationID   uuid.UUID           `json:"organizationId"`
+	ProjectID        uuid.UUID           `json:"projectId"`
+	TrackedQueryID   uuid.UUID           `json:"trackedQueryId"`
+	AIResponseID     uuid.UUID           `json:"aiResponseId"`
+	CheckRunID       uuid.UUID           `json:"checkRunId"`
+	ReportedBy       uuid.UUID           `json:"reportedBy"`
+	ReportedAt       sightline.Timestamp `json:"reportedAt"`
+}
+
+// reportAnswer says the report was accepted for review.
+type reportAnswer struct {
+	ReportID uuid.UUID `json:"reportId"`
+	Status   string    `json:"status"`
+}
+
+func reportAnswerSchema() *openapi3.Schema {
+	return object(props{
+		"reportId": described(uuidSchema(), "Identifies the report with the review system, for support requests."),
+		"status":   enumOf("accepted"),
+	}, "reportId", "status")
+}
+
+func reportBodySchema() *openapi3.Schema {
+	return object(props{
+		"type": enumOf("missed_mention", "other"),
+		"comment": described(nullable(stringSchema().WithMaxLength(maxReportComment)),
+			"At most 1000 characters; an empty string or null is no comment."),
+		"missedBrandNames": described(arrayOf(stringSchema().WithMinLength(1).WithMaxLength(maxMissedBrandNameLen)),
+			"Brands the answer should have been credited with: trimmed, each 1 to 255 characters, at most 50 distinct "+
+				"once duplicates (ignoring case) are collapsed."),
+	}, "type")
+}
+
+// handleReportAIResponse forwards a report at most once: the attempt is
+// marked uncertain before the forward, so that if the review system does
+// not accept it (or the process dies) every retry under the key answers
+// operation_outcome_uncertain instead of forwarding again.
+func (s *server) handleReportAIResponse(r *request, tx pgx.Tx) (int, any, error) {
+	body, err := decodeBody[reportBody](r.body)
+	if err != nil {
+		return 0, nil, err
+	}
+	comment, names, err := reportInput(body)
+	if err != nil {
+		return 0, nil, err
+	}
+	ctx := r.Context()
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return 0, nil, err
+	}
+	queryID, err := trackedQueryID(r)
+	if err != nil {
+		return 0, nil, err
+	}
+	if _, err := oltp.GetTrackedQuery(ctx, tx, p.ID, queryID); err != nil {
+		return 0, nil, err
+	}
+	responseID, err := uuid.Parse(chi.URLParam(r.Request, "aiResponseId"))
+	if err != nil {
+		return 0, nil, sightline.Errorf(sightline.CodeAIResponseNotFound, "AI response not found.")
+	}
+	runID, err := s.reportRun(ctx, tx, p.ID, queryID, responseID)
+	if err != nil {
+		return 0, nil, err
+	}
+	forward := reportForward{
+		ReportID: uuid.Must(uuid.NewV7()), Type: body.Type, Comment: comment, MissedBrandNames: names,
+		OrganizationID: r.organizationID, ProjectID: p.ID, TrackedQueryID: queryID, AIResponseID: responseID,
+		CheckRunID: runID, ReportedBy: r.key.User.ID, ReportedAt: sightline.Timestamp{Time: time.Now().UTC()},
+	}
+	if err := s.markOutcomeUncertain(ctx, r); err != nil {
+		return 0, nil, err
+	}
+	if err := s.forwardReport(ctx, forward); err != nil {
+		s.logger.WarnContext(ctx, "report forward failed", "reportId", forward.ReportID, "error", err.Error())
+		return 0, nil, &sightline.Error{Code: sightline.CodeReviewSystemUnavailable, Cause: err,
+			Message: "The review system could not be reached or did not accept the report; whether it was filed is " +
+				"unknown. This Idempotency-Key will not replay; a new key may file the report twice."}
+	}
+	return http.StatusOK, reportAnswer{ReportID: forward.ReportID, Status: "accepted"}, nil
+}
+
+// reportRun routes the AI answer to the check run that captured it.
+func (s *server) reportRun(ctx context.Context, tx pgx.Tx, projectID, queryID, responseID uuid.UUID) (uuid.UUID, error) {
+	if s.reviews.Locator == nil {
+		return uuid.Nil, fmt.Errorf("no AI response locator is configured")
+	}
+	runID, found, err := s.reviews.Locator.LocateAIResponse(ctx, projectID, queryID, responseID)
+	if err != nil {
+		return uuid.Nil, fmt.Errorf("locating AI response: %w", err)
+	}
+	if !found {
+		return uuid.Nil, sightline.Errorf(sightline.CodeAIResponseNotFound, "AI response not found.")
+	}
+	unavailable := sightline.Errorf(sightline.CodeAICheckSessionUnavailable,
+		"This AI answer cannot be routed to the check run that captured it, so it cannot be reviewed.")
+	if runID == uuid.Nil {
+		return uuid.Nil, unavailable
+	}
+	known, err := oltp.CheckRunOfQuery(ctx, tx, projectID, queryID, runID)
+	if err != nil {
+		return uuid.Nil, err
+	}
+	if !known {
+		return uuid.Nil, unavailable
+	}
+	return runID, nil
+}
+
+// forwardReport posts the report to the review system once; only a 2xx
+// answer accepts it. The request carries no Idempotency-Key header on
+// purpose: net/http would then resend it on a broken keep-alive
+// connection, and delivery is at most once (the payload's reportId lets
+// the review system tell reports apart).
+func (s *server) forwardReport(ctx context.Context, forward reportForward) error {
+	if s.reviews.URL == "" {
+		return fmt.Errorf("no review system URL is configured")
+	}
+	payload, err := json.Marshal(forward)
+	if err != nil {
+		return fmt.Errorf("encoding report: %w", err)
+	}
+	client := s.reviews.Client
+	if client == nil {
+		client = &http.Client{Timeout: ReviewTimeout}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.reviews.URL, bytes.NewReader(payload))
+	if err != nil {
+		return fmt.Errorf("building report forward: %w", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := client.Do(req)
+	if err != nil {
+		return fmt.Errorf("forwarding report: %w", err)
+	}
+	defer res.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(res.Body, 1<<16))
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		return fmt.Errorf("review system answered %d", res.StatusCode)
+	}
+	return nil
+}

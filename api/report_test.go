@@ -1,0 +1,267 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/sightline/sightline"
+)
+
+// checksLocator routes AI answers from a fixed table: answer id -> run id
+// (uuid.Nil: known answer without a run).
+type checksLocator struct {
+	mu      sync.Mutex
+	answers map[uuid.UUID]uuid.UUID
+}
+
+func (l *checksLocator) LocateAIResponse(_ context.Context, _, _, aiResponseID uuid.UUID) (uuid.UUID, bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	run, ok := l.answers[aiResponseID]
+	return run, ok, nil
+}
+
+// checksReviewSystem records the forwards it receives and answers status.
+type checksReviewSystem struct {
+	mu       sync.Mutex
+	status   int
+	received []map[string]any
+}
+
+func (rs *checksReviewSystem) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	raw, _ := io.ReadAll(r.Body)
+	var m map[string]any
+	_ = json.Unmarshal(raw, &m)
+	rs.mu.Lock()
+	rs.received = append(rs.received, m)
+	if r.Header.Get("Idempotency-Key") != "" {
+		// net/http resends requests carrying one on a broken connection.
+		m["idempotencyKeyHeader"] = true
+	}
+	status := rs.status
+	rs.mu.Unlock()
+	if status == checksReviewHangUp {
+		// Drop the connection without an answer, as an unreachable system would.
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+		return
+	}
+	w.WriteHeader(status)
+}
+
+// checksReviewHangUp makes the review system drop the connection.
+const checksReviewHangUp = -1
+
+func (rs *checksReviewSystem) count() int {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return len(rs.received)
+}
+
+func (rs *checksReviewSystem) answer(status int) {
+	rs.mu.Lock()
+	rs.status = status
+	rs.mu.Unlock()
+}
+
+// checksReportFixture has a tracked query with one captured answer routed
+// to its run.
+type checksReportFixture struct {
+	*checksFixture
+	review  *checksReviewSystem
+	locator *checksLocator
+	query   uuid.UUID
+	answer  uuid.UUID
+	runID   uuid.UUID
+}
+
+func checksReportSetup(t *testing.T) *checksReportFixture {
+	t.Helper()
+	rf := &checksReportFixture{review: &checksReviewSystem{status: http.StatusAccepted},
+		locator: &checksLocator{answers: map[uuid.UUID]uuid.UUID{}}}
+	review := httptest.NewServer(rf.review)
+	t.Cleanup(review.Close)
+	rf.checksFixture = checksSetup(t, 10, setupOptions{mount: func(s *server) {
+		s.reviews = Reviews{URL: review.URL + "/reports", Locator: rf.locator}
+	}})
+	rf.query = rf.checksFixture.query(rf.project, "best crm", 1, 0)
+	rf.runID = rf.run(rf.query, "chatgpt", "pending")
+	rf.answer = uuid.Must(uuid.NewV7())
+	rf.locator.answers[rf.answer] = rf.runID
+	return rf
+}
+
+func (rf *checksReportFixture) reportPath(query, answer string) string {
+	return rf.path(fmt.Sprintf("/%s/responses/%s/report", query, answer))
+}
+
+func (rf *checksReportFixture) report(key, path, body, idempotencyKey string) response {
+	rf.t.Helper()
+	return rf.do(call{method: http.MethodPost, path: path, key: key, body: body,
+		header: map[string]string{"Idempotency-Key": idempotencyKey}})
+}
+
+func TestChecksReportForwardsOnce(t *testing.T) {
+	t.Parallel()
+	rf := checksReportSetup(t)
+	viewer := rf.user()
+	rf.join(rf.org, viewer, sightline.RoleViewer, sightline.MembershipActive)
+	viewer = rf.keyFor(viewer, nil, sightline.CapabilityRead, sightline.CapabilityWrite)
+	path := rf.reportPath(rf.query.String(), rf.answer.String())
+	body := `{"type":"missed_mention","comment":"Acme is missing","missedBrandNames":[" Acme ","acme","Acme Co"]}`
+
+	key := uuid.NewString()
+	r := rf.report(viewer.key, path, body, key)
+	if r.status != 200 {
+		t.Fatalf("report answered %d %s", r.status, r.body)
+	}
+	m := r.json(t)
+	if m["status"] != "accepted" || m["reportId"] == nil {
+		t.Fatalf("answer %v", m)
+	}
+	if rf.review.count() != 1 {
+		t.Fatalf("%d forwards", rf.review.count())
+	}
+	got := rf.review.received[0]
+	names, _ := json.Marshal(got["missedBrandNames"])
+	if got["type"] != "missed_mention" || got["comment"] != "Acme is missing" || string(names) != `["Acme","Acme Co"]` ||
+		got["checkRunId"] != rf.runID.String() || got["aiResponseId"] != rf.answer.String() ||
+		got["trackedQueryId"] != rf.query.String() || got["projectId"] != rf.project.String() ||
+		got["organizationId"] != rf.org.String() || got["reportedBy"] != viewer.userID.String() ||
+		got["reportId"] != m["reportId"] || got["idempotencyKeyHeader"] != nil {
+		t.Fatalf("forwarded %v", got)
+	}
+	// A retry replays the answer and forwards nothing again.
+	again := rf.report(viewer.key, path, body, key)
+	if again.status != 200 || string(again.body) != string(r.body) || rf.review.count() != 1 {
+		t.Fatalf("retry answered %d %s after %d forwards", again.status, again.body, rf.review.count())
+	}
+	// An empty comment is none.
+	if r := rf.report(rf.owner.key, path, `{"type":"other","comment":""}`, uuid.NewString()); r.status != 200 {
+		t.Fatalf("report answered %d %s", r.status, r.body)
+	}
+	if c, present := rf.review.received[1]["comment"]; !present || c != nil {
+		t.Fatalf("empty comment forwarded as %v", c)
+	}
+}
+
+func TestChecksReportOutcomeUnknownIsNeverRetried(t *testing.T) {
+	t.Parallel()
+	rf := checksReportSetup(t)
+	path := rf.reportPath(rf.query.String(), rf.answer.String())
+	body := `{"type":"other"}`
+	for _, c := range []struct {
+		name  string
+		setup func()
+	}{
+		{"refused", func() { rf.review.answer(http.StatusInternalServerError) }},
+		{"unreachable", func() { rf.review.answer(checksReviewHangUp) }},
+	} {
+		c.setup()
+		before := rf.review.count()
+		key := uuid.NewString()
+		assertError(t, rf.report(rf.owner.key, path, body, key), 502, sightline.CodeReviewSystemUnavailable)
+		assertError(t, rf.report(rf.owner.key, path, body, key), 409, sightline.CodeOperationOutcomeUncertain)
+		if rf.review.count() != before+1 {
+			t.Fatalf("%s: %d forwards, want exactly one", c.name, rf.review.count()-before)
+		}
+	}
+}
+
+func TestChecksReportRouting(t *testing.T) {
+	t.Parallel()
+	rf := checksReportSetup(t)
+	body := `{"type":"other"}`
+	noRun := uuid.Must(uuid.NewV7())
+	rf.locator.answers[noRun] = uuid.Nil
+	unknownRun := uuid.Must(uuid.NewV7())
+	rf.locator.answers[unknownRun] = uuid.Must(uuid.NewV7())
+	otherQuery := rf.checksFixture.query(rf.project, "other query", 1, 0)
+
+	for _, c := range []struct {
+		name   string
+		path   string
+		status int
+		code   sightline.Code
+	}{
+		{"unknown answer", rf.reportPath(rf.query.String(), uuid.NewString()), 404, sightline.CodeAIResponseNotFound},
+		{"malformed answer id", rf.reportPath(rf.query.String(), "nope"), 404, sightline.CodeAIResponseNotFound},
+		{"unknown query", rf.reportPath(uuid.NewString(), rf.answer.String()), 404, sightline.CodeTrackedQueryNotFound},
+		{"malformed query id", rf.reportPath("nope", rf.answer.String()), 404, sightline.CodeTrackedQueryNotFound},
+		{"answer without a run", rf.reportPath(rf.query.String(), noRun.String()), 409, sightline.CodeAICheckSessionUnavailable},
+		{"run not recorded", rf.reportPath(rf.query.String(), unknownRun.String()), 409, sightline.CodeAICheckSessionUnavailable},
+		{"run of another query", rf.reportPath(otherQuery.String(), rf.answer.String()), 409, sightline.CodeAICheckSessionUnavailable},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			assertError(t, rf.report(rf.owner.key, c.path, body, uuid.NewString()), c.status, c.code)
+		})
+	}
+	if rf.review.count() != 0 {
+		t.Fatal("a report that could not be routed was forwarded")
+	}
+}
+
+func TestChecksReportRefusals(t *testing.T) {
+	t.Parallel()
+	rf := checksReportSetup(t)
+	path := rf.reportPath(rf.query.String(), rf.answer.String())
+	readOnly := rf.keyFor(rf.owner, nil, sightline.CapabilityRead)
+	_, otherOrg := rf.fixture.owner()
+
+	assertError(t, rf.report(readOnly.key, path, `{"type":"other"}`, uuid.NewString()), 403, sightline.CodeCapabilityRequired)
+	assertError(t, rf.report("", path, `{"type":"other"}`, uuid.NewString()), 401, sightline.CodeUnauthorized)
+	assertError(t, rf.report(rf.owner.key, strings.Replace(path, rf.org.String(), otherOrg.String(), 1), `{"type":"other"}`,
+		uuid.NewString()), 404, sightline.CodeOrganizationNotFound)
+
+	names := func(n int) string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("%q", fmt.Sprintf("Brand %d", i))
+		}
+		return "[" + strings.Join(out, ",") + "]"
+	}
+	for _, c := range []struct {
+		name, body, field string
+		code              sightline.DetailCode
+	}{
+		{"missing type", `{}`, "type", sightline.DetailMissingField},
+		{"unknown type", `{"type":"spam"}`, "type", sightline.DetailInvalidValue},
+		{"comment too long", `{"type":"other","comment":"` + strings.Repeat("é", 1001) + `"}`, "comment", sightline.DetailOutOfRange},
+		{"too many names", `{"type":"other","missedBrandNames":` + names(51) + `}`, "missedBrandNames", sightline.DetailOutOfRange},
+		{"empty name", `{"type":"other","missedBrandNames":["  "]}`, "missedBrandNames[0]", sightline.DetailInvalidValue},
+		{"long name", `{"type":"other","missedBrandNames":["` + strings.Repeat("a", 256) + `"]}`, "missedBrandNames[0]", sightline.DetailOutOfRange},
+		{"unknown field", `{"type":"other","severity":1}`, "severity", sightline.DetailUnknownField},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := assertError(t, rf.report(rf.owner.key, path, c.body, uuid.NewString()), 400, sightline.CodeValidation)
+			if got := detailCodesOf(t, m)[c.field]; len(got) != 1 || got[0] != string(c.code) {
+				t.Fatalf("details %v, want %s: %s", detailCodesOf(t, m), c.field, c.code)
+			}
+		})
+	}
+	// 50 distinct names, repeated in another case, are fine; 1000 characters too.
+	dupes := strings.TrimSuffix(names(50), "]") + `,"BRAND 1","brand 2"]`
+	if r := rf.report(rf.owner.key, path, `{"type":"missed_mention","missedBrandNames":`+dupes+`}`, uuid.NewString()); r.status != 200 {
+		t.Fatalf("50 distinct names answered %d %s", r.status, r.body)
+	}
+	if r := rf.report(rf.owner.key, path, `{"type":"other","comment":"`+strings.Repeat("é", 1000)+`"}`, uuid.NewString()); r.status != 200 {
+		t.Fatalf("a 1000-character comment answered %d %s", r.status, r.body)
+	}
+
+	rf.exec(`UPDATE projects SET status = 'archived', archived_by = 'caller', archived_at = now() WHERE id = $1`, rf.project)
+	assertError(t, rf.report(rf.owner.key, path, `{"type":"other"}`, uuid.NewString()), 409, sightline.CodeProjectIsArchived)
+	if rf.review.count() != 2 {
+		t.Fatalf("%d forwards, want the two accepted reports", rf.review.count())
+	}
+}

@@ -1,0 +1,87 @@
+// Package scheduler measures the check scheduler: how long one scheduling
+// pass takes to give 100,000 due tracked queries their runs, reservations
+// and River jobs, in one transaction. It runs on its own test database:
+//
+//	go test -run '^$' -bench . -benchtime 1x ./benchmarks/scheduler
+package scheduler
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/sightline/sightline/jobs"
+	"github.com/sightline/sightline/oltp/oltptest"
+)
+
+// The seeded population: 100 organizations of one project each, with 1,000
+// never-checked daily queries per project and budget for all of them.
+const (
+	organizations         = 100
+	queriesPerProject     = 1_000
+	dueQueries            = organizations * queriesPerProject
+	budgetPerOrganization = 10 * queriesPerProject
+)
+
+func BenchmarkScheduleDueChecks(b *testing.B) {
+	ctx := context.Background()
+	pool := oltptest.NewPool(b)
+	client, err := jobs.NewClient(pool, jobs.Config{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	seed := time.Now()
+	for range organizations {
+		org, project := uuid.Must(uuid.NewV7()), uuid.Must(uuid.NewV7())
+		if _, err := pool.Exec(ctx, `
+			INSERT INTO organizations (id, name) VALUES ($1, 'Bench org');
+			`, org); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := pool.Exec(ctx, `
+			INSERT INTO subscriptions (id, organization_id, status, tier, billing_interval, check_budget,
+			                           current_period_start, current_period_end)
+			VALUES ($1, $2, 'active', 'bench', 'monthly', $3, now() - interval '1 day', now() + interval '29 days')`,
+			uuid.Must(uuid.NewV7()), org, budgetPerOrganization); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := pool.Exec(ctx, `INSERT INTO projects (id, organization_id, name) VALUES ($1, $2, 'Bench project')`,
+			project, org); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := pool.Exec(ctx, `
+			INSERT INTO tracked_queries (id, project_id, query_text, engine, country, check_frequency, n_passes)
+			SELECT gen_random_uuid(), $1, 'query ' || i, 'chatgpt', 'US', 'daily', 1 + i % 3
+			FROM generate_series(1, $2) i`, project, queriesPerProject); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := pool.Exec(ctx, `VACUUM ANALYZE`); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("seeded %d due queries in %s", dueQueries, time.Since(seed).Round(time.Millisecond))
+
+	for b.Loop() {
+		b.StopTimer()
+		// Every iteration starts from the same due population.
+		if _, err := pool.Exec(ctx, `DELETE FROM check_runs; DELETE FROM river_job WHERE kind = 'check'`); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		start := time.Now()
+		n, err := jobs.ScheduleChecks(ctx, pool, client)
+		if err != nil {
+			b.Fatal(err)
+		}
+		elapsed := time.Since(start)
+		if n != dueQueries {
+			b.Fatalf("scheduled %d of %d due queries", n, dueQueries)
+		}
+		b.Logf("scheduled %d due queries in %s (%.0f queries/s)", n, elapsed.Round(time.Millisecond),
+			float64(n)/elapsed.Seconds())
+		b.ReportMetric(float64(n)/elapsed.Seconds(), "queries/s")
+	}
+}

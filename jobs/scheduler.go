@@ -1,0 +1,107 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+
+	"github.com/sightline/sightline/oltp"
+)
+
+// ScheduleChecksArgs asks for every due tracked query to be given a
+// scheduled check run.
+type ScheduleChecksArgs struct{}
+
+// Kind names the job on the queue.
+func (ScheduleChecksArgs) Kind() string { return "check_schedule" }
+
+// ScheduleChecksInterval is how often the scheduler runs: how late a due
+// query's check may start.
+const ScheduleChecksInterval = time.Minute
+
+// InsertOpts makes concurrent schedules collapse into one.
+func (ScheduleChecksArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: ScheduleChecksInterval}}
+}
+
+// scheduleBatch is how many active queries one statement of the
+// scheduler looks at; scheduleMaxRuns bounds the runs of one transaction
+// (by at most one batch more), the next scheduling taking the rest.
+const (
+	scheduleBatch   = 10_000
+	scheduleMaxRuns = 200_000
+)
+
+// ScheduleChecksWorker runs the scheduler.
+type ScheduleChecksWorker struct {
+	river.WorkerDefaults[ScheduleChecksArgs]
+	Pool   *pgxpool.Pool
+	Logger *slog.Logger
+}
+
+// Work runs one scheduling pass.
+func (w *ScheduleChecksWorker) Work(ctx context.Context, _ *river.Job[ScheduleChecksArgs]) error {
+	client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
+	if err != nil {
+		return err
+	}
+	n, err := ScheduleChecks(ctx, w.Pool, client)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		w.Logger.InfoContext(ctx, "scheduled checks", "runs", n)
+	}
+	return nil
+}
+
+// ScheduleChecks gives every due query a pending scheduled run (see
+// oltp.ScheduleDueChecks for which queries, in which order and within
+// which budget) and enqueues each run's job, all in one transaction: a
+// crash never leaves a run without its job or a reservation without its
+// run. It works in set-based batches of scheduleBatch queries and returns
+// the runs created. Two schedulers at once take disjoint queries (SKIP
+// LOCKED) and never schedule one twice.
+func ScheduleChecks(ctx context.Context, pool *pgxpool.Pool, client *river.Client[pgx.Tx]) (int, error) {
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("beginning schedule: %w", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a no-op after Commit
+	var (
+		cursor oltp.ScheduleCursor
+		skip   []uuid.UUID
+		total  int
+	)
+	for total < scheduleMaxRuns {
+		batch, err := oltp.ScheduleDueChecks(ctx, tx, cursor, scheduleBatch, skip)
+		if err != nil {
+			return 0, err
+		}
+		if len(batch.Runs) > 0 {
+			params := make([]river.InsertManyParams, len(batch.Runs))
+			for i, id := range batch.Runs {
+				params[i] = CheckJob(id, oltp.CheckTriggerScheduled)
+			}
+			if _, err := client.InsertManyFastTx(ctx, tx, params); err != nil {
+				return 0, fmt.Errorf("enqueueing scheduled checks: %w", err)
+			}
+		}
+		total += len(batch.Runs)
+		skip = append(skip, batch.Exhausted...)
+		cursor = batch.Next
+		if batch.Done {
+			break
+		}
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return 0, fmt.Errorf("committing schedule: %w", err)
+	}
+	return total, nil
+}
