@@ -3,10 +3,12 @@ package jobs
 import (
 	"context"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 
+	"github.com/sightline/sightline/olap"
 	"github.com/sightline/sightline/oltp"
 )
 
@@ -24,21 +26,27 @@ type CompetitorCascadeArgs struct {
 // Kind names the job on the queue.
 func (CompetitorCascadeArgs) Kind() string { return "competitor_cascade" }
 
-// CompetitorCascadeWorker finishes a competitor's deletion. Today it only
-// settles the project's bookkeeping: it removes its entry from the cascade
-// ledger and clears the project's data_dirty_since once the project has no
-// cascade pending (oltp.FinishCascade). The stored mentions, search results
-// and shopping results attributed to the competitor live in ClickHouse
-// capture tables that do not exist yet; when they arrive, this worker
-// deletes the competitor's rows from them and from every rollup fed by
-// them before finishing the cascade, so that data_dirty_since is cleared
-// only once the figures have stopped moving.
+// CompetitorCascadeWorker finishes a competitor's deletion: it removes the
+// competitor's mentions, rank rows and rollup rows and unlinks it from
+// citations, search results and shopping offers (olap.DeleteCompetitor),
+// then finishes the cascade so that data_dirty_since is cleared only once
+// the figures have stopped moving. A check that loaded the project's brands
+// before the delete may still store a pass naming the competitor, so like
+// the tracked-query cascade it deletes again once lateWriteWindow has
+// passed before finishing.
 type CompetitorCascadeWorker struct {
 	river.WorkerDefaults[CompetitorCascadeArgs]
-	Pool *pgxpool.Pool
+	Pool       *pgxpool.Pool
+	ClickHouse driver.Conn
 }
 
 // Work runs one cascade. It is safe to run again after a failure.
 func (w *CompetitorCascadeWorker) Work(ctx context.Context, job *river.Job[CompetitorCascadeArgs]) error {
+	if err := olap.DeleteCompetitor(ctx, w.ClickHouse, job.Args.ProjectID, job.Args.CompetitorID); err != nil {
+		return err
+	}
+	if wait := lateWriteWait(job.CreatedAt); wait > 0 {
+		return river.JobSnooze(wait)
+	}
 	return oltp.FinishCascade(ctx, w.Pool, job.Args.ProjectID, job.Args.CascadeID)
 }

@@ -2,16 +2,20 @@ package jobs_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/sightline/sightline/jobs"
+	"github.com/sightline/sightline/olap/olaptest"
 	"github.com/sightline/sightline/oltp"
 	"github.com/sightline/sightline/oltp/oltptest"
 )
@@ -19,6 +23,7 @@ import (
 // cascadeFixture is a project with pending competitor cascades.
 type cascadeFixture struct {
 	pool      *pgxpool.Pool
+	ch        driver.Conn
 	projectID uuid.UUID
 	createdAt time.Time
 }
@@ -37,7 +42,7 @@ func cascadeSetup(t *testing.T) *cascadeFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &cascadeFixture{pool: pool, projectID: projectID, createdAt: createdAt}
+	return &cascadeFixture{pool: pool, ch: olaptest.NewConn(t), projectID: projectID, createdAt: createdAt}
 }
 
 // begin registers a cascade the way DELETE competitor does.
@@ -57,10 +62,13 @@ func (f *cascadeFixture) begin(t *testing.T) jobs.CompetitorCascadeArgs {
 	return jobs.CompetitorCascadeArgs{CascadeID: cascadeID, ProjectID: f.projectID, CompetitorID: competitorID}
 }
 
+// work runs a cascade job enqueued long enough ago that no late pass can
+// still arrive, so it finishes.
 func (f *cascadeFixture) work(t *testing.T, args jobs.CompetitorCascadeArgs) {
 	t.Helper()
-	w := &jobs.CompetitorCascadeWorker{Pool: f.pool}
-	if err := w.Work(context.Background(), &river.Job[jobs.CompetitorCascadeArgs]{Args: args}); err != nil {
+	w := &jobs.CompetitorCascadeWorker{Pool: f.pool, ClickHouse: f.ch}
+	job := &river.Job[jobs.CompetitorCascadeArgs]{JobRow: &rivertype.JobRow{CreatedAt: time.Now().Add(-time.Hour)}, Args: args}
+	if err := w.Work(context.Background(), job); err != nil {
 		t.Error(err)
 	}
 }
@@ -117,4 +125,20 @@ func TestCascadeOfAGoneProjectIsANoOp(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.work(t, args)
+}
+
+func TestCascadeDeletesAtOnceButFinishesOnlyAfterLateWrites(t *testing.T) {
+	t.Parallel()
+	f := cascadeSetup(t)
+	args := f.begin(t)
+	w := &jobs.CompetitorCascadeWorker{Pool: f.pool, ClickHouse: f.ch}
+	err := w.Work(context.Background(), &river.Job[jobs.CompetitorCascadeArgs]{
+		JobRow: &rivertype.JobRow{CreatedAt: time.Now()}, Args: args})
+	var snooze *river.JobSnoozeError
+	if !errors.As(err, &snooze) || snooze.Duration <= 0 {
+		t.Fatalf("fresh cascade: %v, want a snooze until late passes cannot arrive", err)
+	}
+	if f.dirtySince(t) == nil {
+		t.Fatal("finished before late passes were swept")
+	}
 }

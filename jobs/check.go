@@ -64,7 +64,10 @@ type PassResult struct {
 	QueryText      string
 	PassIndex      int // 0-based
 	PassCount      int
-	Capture        ingest.Capture
+	// CapturedAt is the run's capture time, shared by all its passes and
+	// retries (the run's first start).
+	CapturedAt time.Time
+	Capture    ingest.Capture
 	// Brands is the project's brand configuration when the pass ran.
 	Brands ingest.Brands
 }
@@ -160,7 +163,7 @@ func (w *CheckWorker) Work(ctx context.Context, job *river.Job[CheckArgs]) error
 		capture, err := w.Engine.Ask(ctx, ingest.Request{
 			TrackedQueryID: run.TrackedQueryID, QueryText: run.QueryText, Engine: engine,
 			Country: run.Country, Locale: locale, PassIndex: pass, PassCount: run.NPasses,
-			Day: time.Now().UTC().Truncate(24 * time.Hour), Brands: brands,
+			Day: run.StartedAt.UTC().Truncate(24 * time.Hour), Brands: brands,
 		})
 		if err != nil {
 			return w.failed(ctx, job, run, checkErrorEngine, err)
@@ -168,7 +171,8 @@ func (w *CheckWorker) Work(ctx context.Context, job *river.Job[CheckArgs]) error
 		err = w.Sink.StorePass(ctx, PassResult{
 			RunID: run.ID, TrackedQueryID: run.TrackedQueryID, ProjectID: run.ProjectID,
 			OrganizationID: run.OrganizationID, Engine: engine, Country: run.Country, Locale: locale,
-			QueryText: run.QueryText, PassIndex: pass, PassCount: run.NPasses, Capture: capture, Brands: brands,
+			QueryText: run.QueryText, PassIndex: pass, PassCount: run.NPasses, CapturedAt: run.StartedAt,
+			Capture: capture, Brands: brands,
 		})
 		if err != nil {
 			return w.failed(ctx, job, run, checkErrorStorage, err)
@@ -202,6 +206,9 @@ func (w *CheckWorker) complete(ctx context.Context, client *river.Client[pgx.Tx]
 	}
 	if _, err := client.InsertTx(ctx, tx, RefreshTrackedQuerySearchArgs{ProjectID: run.ProjectID}, nil); err != nil {
 		return fmt.Errorf("enqueueing search refresh: %w", err)
+	}
+	if _, err := client.InsertTx(ctx, tx, RefreshCheckMetricsArgs{ProjectID: run.ProjectID}, nil); err != nil {
+		return fmt.Errorf("enqueueing check metrics refresh: %w", err)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("committing check completion: %w", err)

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
@@ -31,6 +32,9 @@ type Config struct {
 	// only insert jobs may leave them nil.
 	Engine ingest.Engine
 	Sink   CaptureSink
+	// ClickHouse is where the cascades delete and the listing projections
+	// read check metrics from.
+	ClickHouse driver.Conn
 }
 
 // NewClient builds the River client with every worker and periodic job.
@@ -41,10 +45,11 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 	river.AddWorker(workers, &ProjectedChecksWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &RefreshTrackedQuerySearchWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &SweepTrackedQuerySearchWorker{Pool: pool, Logger: cfg.Logger})
-	river.AddWorker(workers, &TrackedQueryCascadeWorker{Pool: pool})
-	river.AddWorker(workers, &CompetitorCascadeWorker{Pool: pool})
+	river.AddWorker(workers, &TrackedQueryCascadeWorker{Pool: pool, ClickHouse: cfg.ClickHouse})
+	river.AddWorker(workers, &CompetitorCascadeWorker{Pool: pool, ClickHouse: cfg.ClickHouse})
 	river.AddWorker(workers, &CheckWorker{Pool: pool, Engine: cfg.Engine, Sink: cfg.Sink, Logger: cfg.Logger})
 	river.AddWorker(workers, &ScheduleChecksWorker{Pool: pool, Logger: cfg.Logger})
+	river.AddWorker(workers, &RefreshCheckMetricsWorker{Pool: pool, ClickHouse: cfg.ClickHouse})
 	// (end of workers)
 
 	riverCfg := &river.Config{

@@ -507,6 +507,10 @@ type CheckRun struct {
 	QueryText      string    `db:"query_text"`
 	Country        string    `db:"country"`
 	Locale         *string   `db:"locale"`
+	// StartedAt is when the run first started; every pass of the run and
+	// every retry of it is captured at this time (spec 2.9: passes of one
+	// run share capturedAt).
+	StartedAt time.Time `db:"started_at"`
 }
 
 // StartCheckRun marks the run running for its worker's attempt and returns
@@ -521,7 +525,7 @@ func StartCheckRun(ctx context.Context, db DBTX, runID uuid.UUID, attempt int) (
 			RETURNING r.*
 		)
 		SELECT r.id, r.organization_id, r.project_id, r.tracked_query_id, r.engine, r.n_passes, r.passes_done,
-		       r.attempt, r.trigger, q.query_text, q.country, q.locale
+		       r.attempt, r.trigger, q.query_text, q.country, q.locale, r.started_at
 		FROM r JOIN tracked_queries q ON q.project_id = r.project_id AND q.id = r.tracked_query_id`,
 		runID, attempt)
 	if err != nil {

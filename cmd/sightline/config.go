@@ -3,10 +3,14 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/sightline/sightline/api"
+	"github.com/sightline/sightline/ingest"
+	"github.com/sightline/sightline/ingest/engine"
+	"github.com/sightline/sightline/ingest/simulator"
 )
 
 // config is read from the environment. Every variable has a default that
@@ -21,7 +25,15 @@ type config struct {
 	MaxBodyBytes    int64         // SIGHTLINE_MAX_BODY_BYTES
 	ShutdownTimeout time.Duration // SIGHTLINE_SHUTDOWN_TIMEOUT
 	Workers         int           // SIGHTLINE_WORKERS: concurrent jobs per worker process
+	ReviewURL       string        // REVIEW_URL: where reports of captured AI answers are forwarded
+	// Engines answers checks: the deterministic simulator by default, the
+	// live adapters with SIGHTLINE_ENGINES=live (see package ingest/engine).
+	Engines ingest.Engine
 }
+
+// simulatorSeed fixes the simulator's answers, so demo data and tests are
+// the same on every machine.
+const simulatorSeed = 1
 
 const (
 	defaultDatabaseURL   = "postgres://postgres@127.0.0.1:54329/sightline?sslmode=disable"
@@ -67,6 +79,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 	cfg.ShutdownTimeout, err = time.ParseDuration(or(getenv("SIGHTLINE_SHUTDOWN_TIMEOUT"), "30s"))
 	if err != nil {
 		return cfg, fmt.Errorf("SIGHTLINE_SHUTDOWN_TIMEOUT: %w", err)
+	}
+	cfg.ReviewURL = getenv("REVIEW_URL")
+	if cfg.Engines, err = engine.FromEnv(getenv, simulator.New(simulatorSeed), &http.Client{}); err != nil {
+		return cfg, err
 	}
 	return cfg, nil
 }

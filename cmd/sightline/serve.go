@@ -41,7 +41,20 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		oltp.NewPoolCollector(pool), jobs.NewQueueCollector(pool))
 
-	riverClient, err := jobs.NewClient(pool, jobs.Config{Logger: logger, Work: withWorkers, MaxWorkers: cfg.Workers})
+	// One writer batches the captures of every check this process runs; it
+	// is closed after River stops, so the last passes are flushed.
+	writer := olap.NewWriter(ch, olap.WriterOptions{Registerer: registry})
+	defer func() {
+		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
+		defer cancel()
+		if err := writer.Close(closeCtx); err != nil {
+			logger.Error("closing the capture writer", "error", err)
+		}
+	}()
+	riverClient, err := jobs.NewClient(pool, jobs.Config{
+		Logger: logger, Work: withWorkers, MaxWorkers: cfg.Workers,
+		Engine: cfg.Engines, Sink: jobs.AnalyticsSink{Writer: writer}, ClickHouse: ch,
+	})
 	if err != nil {
 		return err
 	}
@@ -55,6 +68,7 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 			Logger: logger, Pool: pool, ClickHouse: ch, Jobs: riverClient,
 			Registerer: registry, Gatherer: registry,
 			Limits: cfg.Limits, MaxBodyBytes: cfg.MaxBodyBytes,
+			Reviews: api.Reviews{URL: cfg.ReviewURL, Locator: olap.AnswerLocator{Conn: ch}},
 		}); err != nil {
 			return err
 		}

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/olap/olaptest"
+)
+
+// service is a `sightline run` started on a test's own databases.
+type service struct {
+	t      *testing.T
+	base   string
+	getenv func(string) string
+	ch     string // the ClickHouse database's URL
+	logs   *syncWriter
+}
+
+// startService runs `sightline run` until the test ends and waits until
+// it is ready.
+func startService(t *testing.T) *service {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	ch := olaptest.NewDatabase(t)
+	s := &service{t: t, base: "http://" + addr, ch: ch, logs: &syncWriter{},
+		getenv: env(t, map[string]string{"CLICKHOUSE_URL": ch, "SIGHTLINE_LISTEN": addr})}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"run"}, s.getenv, &bytes.Buffer{}, s.logs) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("run returned %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Error("did not stop within 30s")
+		}
+	})
+	s.eventually("ready", 10*time.Second, func() bool {
+		res, err := http.Get(s.base + "/readyz")
+		if err != nil {
+			return false
+		}
+		res.Body.Close()
+		return res.StatusCode == http.StatusOK
+	})
+	return s
+}
+
+// eventually polls cond until it holds or the time is up.
+func (s *service) eventually(what string, within time.Duration, cond func() bool) {
+	s.t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("%s: not within %v; logs:\n%s", what, within, s.logs.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// call sends a request with key and returns the status and decoded body.
+func (s *service) call(key, method, path, body string) (int, map[string]any) {
+	s.t.Helper()
+	req, err := http.NewRequest(method, s.base+path, strings.NewReader(body))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	if method != http.MethodGet {
+		req.Header.Set("Idempotency-Key", uuid.NewString())
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		s.t.Fatalf("%s %s: %d %s", method, path, res.StatusCode, raw)
+	}
+	return res.StatusCode, m
+}
+
+func (s *service) must(key, method, path, body string, want int) map[string]any {
+	s.t.Helper()
+	status, m := s.call(key, method, path, body)
+	if status != want {
+		s.t.Fatalf("%s %s: %d %v, want %d", method, path, status, m, want)
+	}
+	return m
+}
+
+// TestChecksEndToEnd drives the whole pipeline through the binary: queries
+// created over the API are checked by the workers on the simulator, their
+// captures land in ClickHouse, the listings show the results, the budget
+// is charged once per pass, and a deleted query leaves nothing behind.
+func TestChecksEndToEnd(t *testing.T) {
+	t.Parallel()
+	s := startService(t)
+	ctx := context.Background()
+
+	runJSON(t, s.getenv, "admin", "user", "create", "--email", "e2e@example.com")
+	org := runJSON(t, s.getenv, "admin", "org", "create", "--name", "End To End", "--owner-email", "e2e@example.com")["id"].(string)
+	runJSON(t, s.getenv, "admin", "subscription", "set", "--org", org, "--status", "active", "--tier", "pro",
+		"--interval", "monthly", "--check-budget", "100")
+	key := runJSON(t, s.getenv, "admin", "key", "create", "--email", "e2e@example.com", "--capabilities", "read,write",
+		"--orgs", org)["key"].(string)
+
+	base := "/api/v1/organizations/" + org + "/projects"
+	project := s.must(key, "POST", base, `{"name": "Acme CRM", "websiteDomains": ["acme.com"], "brandNames": ["Acme"],
+		"competitors": [{"name": "Globex", "websiteDomains": ["globex.com"], "brandNames": ["Globex"]}]}`, 201)["id"].(string)
+	tracked := base + "/" + project + "/tracked-queries"
+	created := s.must(key, "POST", tracked, `{"queryTexts": ["best crm for startups", "crm with email automation"],
+		"engines": ["chatgpt", "google_serp", "google_shopping"], "countries": ["US"], "checkFrequency": "weekly",
+		"nPasses": 2, "queryClusterIds": []}`, 200)
+	var ids []string
+	engineOf := map[string]string{}
+	for _, item := range created["successful"].([]any) {
+		m := item.(map[string]any)
+		ids = append(ids, m["id"].(string))
+		engineOf[m["id"].(string)] = m["engine"].(string)
+	}
+	if len(ids) != 6 {
+		t.Fatalf("created %v", created)
+	}
+	idsJSON, _ := json.Marshal(ids)
+	checked := s.must(key, "PUT", tracked+"/check", `{"ids": `+string(idsJSON)+`}`, 200)
+	if len(checked["successful"].([]any)) != 6 {
+		t.Fatalf("check: %v", checked)
+	}
+
+	s.eventually("every query checked", 60*time.Second, func() bool {
+		for _, id := range ids {
+			if _, q := s.call(key, "GET", tracked+"/"+id, ""); q["lastCheckedAt"] == nil {
+				return false
+			}
+		}
+		return true
+	})
+	// Two AI queries of two passes, four single-pass search and shopping queries.
+	s.eventually("every pass charged once", 10*time.Second, func() bool {
+		_, e := s.call(key, "GET", "/api/v1/organizations/"+org+"/entitlements", "")
+		return e["checksUsed"] == float64(8) && e["checksAvailable"] == float64(92)
+	})
+
+	conn, err := olap.Connect(ctx, s.ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	count := func(table, where string, args ...any) uint64 {
+		t.Helper()
+		var n uint64
+		if err := conn.QueryRow(ctx, "SELECT count() FROM "+table+" FINAL WHERE project_id = ? "+where,
+			append([]any{uuid.MustParse(project)}, args...)...).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := count("ai_answers", ""); n != 4 {
+		t.Errorf("ai_answers: %d rows, want 4 (2 queries x 2 passes)", n)
+	}
+	if n := count("rank_rows", "AND relation = 'own'"); n != 8 {
+		t.Errorf("own rank rows: %d, want one per pass (8)", n)
+	}
+	if count("mentions", "") == 0 || count("search_results", "") == 0 || count("shopping_offers", "") == 0 {
+		t.Error("no mentions, search results or shopping offers stored")
+	}
+
+	s.eventually("the search listing shows the checks", 30*time.Second, func() bool {
+		_, l := s.call(key, "GET", tracked+"?limit=100", "")
+		page, _ := l["page"].([]any)
+		if len(page) != 6 {
+			return false
+		}
+		for _, row := range page {
+			m := row.(map[string]any)
+			if m["lastCheckedAt"] == nil {
+				return false
+			}
+			if engineOf[m["id"].(string)] == "chatgpt" && m["lastShareOfVoice"] == nil {
+				return false
+			}
+		}
+		return true
+	})
+	s.eventually("the project listing shows metrics", 30*time.Second, func() bool {
+		_, l := s.call(key, "GET", base, "")
+		page, _ := l["page"].([]any)
+		return len(page) == 1 && page[0].(map[string]any)["mentionRate"] != nil &&
+			page[0].(map[string]any)["serpRate"] != nil
+	})
+
+	// A deleted query leaves nothing in any ClickHouse table or rollup.
+	gone := ids[0]
+	deleted := s.must(key, "POST", tracked+"/bulk-delete", fmt.Sprintf(`{"ids": ["%s"]}`, gone), 200)
+	if len(deleted["successful"].([]any)) != 1 {
+		t.Fatalf("bulk delete: %v", deleted)
+	}
+	tables := []string{"check_results", "ai_answers", "mentions", "citations", "search_results", "shopping_offers",
+		"rank_rows", "mentions_daily", "ranks_daily", "cooccurrence_daily", "cited_sources_daily"}
+	s.eventually("the deleted query's rows removed", 30*time.Second, func() bool {
+		for _, table := range tables {
+			var n uint64
+			if err := conn.QueryRow(ctx, "SELECT count() FROM "+table+" WHERE tracked_query_id = ?",
+				uuid.MustParse(gone)).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n != 0 {
+				return false
+			}
+		}
+		return true
+	})
+	if _, p := s.call(key, "GET", base+"/"+project, ""); p["id"] != project {
+		t.Fatalf("project read: %v", p)
+	}
+}

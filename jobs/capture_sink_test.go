@@ -1,0 +1,64 @@
+package jobs_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sightline/sightline/jobs"
+	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/olap/olaptest"
+)
+
+// checksStopAfterStore stores a pass through the real sink, then stops
+// the worker when it has stored pass stopAfter: the worker dies between
+// storing a pass and recording it, the worst moment for duplicates.
+type checksStopAfterStore struct {
+	jobs.AnalyticsSink
+	stopAfter int
+	stop      context.CancelFunc
+}
+
+func (s *checksStopAfterStore) StorePass(ctx context.Context, p jobs.PassResult) error {
+	err := s.AnalyticsSink.StorePass(ctx, p)
+	if p.PassIndex == s.stopAfter && s.stop != nil {
+		s.stop()
+		s.stop = nil
+	}
+	return err
+}
+
+func TestChecksRestartBetweenStoreAndRecordLeavesNoDuplicates(t *testing.T) {
+	t.Parallel()
+	w := checksWorkerSetup(t)
+	conn := olaptest.NewConn(t)
+	writer := olap.NewWriter(conn, olap.WriterOptions{})
+	t.Cleanup(func() { _ = writer.Close(context.Background()) })
+	ctx, stop := context.WithCancel(w.ctx)
+	sink := &checksStopAfterStore{AnalyticsSink: jobs.AnalyticsSink{Writer: writer}, stopAfter: 1, stop: stop}
+	w.worker.Sink = sink
+
+	if err := w.work(ctx, 1); err == nil {
+		t.Fatal("the stopped worker reported success")
+	}
+	if got := w.state(); got != "awaiting_retry done=1 charged=1 reserved=2 error=interrupted" {
+		t.Fatalf("run after the stop: %s", got)
+	}
+	if err := w.work(w.ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.state(); got != "completed done=3 charged=3 reserved=0 error=-" {
+		t.Fatalf("run %s", got)
+	}
+	w.wantUnits(3, 0)
+
+	for table, want := range map[string]uint64{"ai_answers": 3, "rank_rows": 3} {
+		var n uint64
+		// Without FINAL: the pass stored twice must not be there twice at all.
+		if err := conn.QueryRow(w.ctx, "SELECT count() FROM "+table+" WHERE run_id = ?", w.run).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != want {
+			t.Errorf("%s: %d rows for the run, want %d", table, n, want)
+		}
+	}
+}

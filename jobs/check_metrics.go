@@ -1,0 +1,83 @@
+package jobs
+
+import (
+	"context"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+
+	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/oltp"
+)
+
+// RefreshCheckMetricsArgs asks for a project's listing figures to be
+// brought up to date with its checks: the last-check metrics of the
+// tracked-query search rows and the project listing's metrics. Every
+// completed check enqueues it in its completion's transaction.
+type RefreshCheckMetricsArgs struct {
+	ProjectID uuid.UUID `json:"projectId"`
+}
+
+// Kind names the job on the queue.
+func (RefreshCheckMetricsArgs) Kind() string { return "check_metrics_refresh" }
+
+// checkMetricsDelay lets the checks of a burst complete before their
+// project's figures are read, so a burst costs one refresh.
+const checkMetricsDelay = 5 * time.Second
+
+// InsertOpts delays the job by checkMetricsDelay and makes it unique per
+// project and period of that length, counted on the scheduled time. A
+// check completing while a refresh runs always gets a new one (its
+// scheduled time falls in a later period), since the running refresh may
+// have read ClickHouse before the check's rows.
+func (RefreshCheckMetricsArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{
+		ScheduledAt: time.Now().Add(checkMetricsDelay),
+		UniqueOpts:  river.UniqueOpts{ByArgs: true, ByPeriod: checkMetricsDelay},
+	}
+}
+
+// ProjectMetricsWindow is the trailing window the project listing's
+// metrics cover.
+const ProjectMetricsWindow = 30 * 24 * time.Hour
+
+// RefreshCheckMetricsWorker reads a project's figures from ClickHouse and
+// stores them where the listings read them. It first refreshes the search
+// rows' configuration, so a query checked for the first time has a row to
+// carry its figures.
+type RefreshCheckMetricsWorker struct {
+	river.WorkerDefaults[RefreshCheckMetricsArgs]
+	Pool       *pgxpool.Pool
+	ClickHouse driver.Conn
+}
+
+// Work runs the refresh; it is idempotent.
+func (w *RefreshCheckMetricsWorker) Work(ctx context.Context, job *river.Job[RefreshCheckMetricsArgs]) error {
+	projectID := job.Args.ProjectID
+	if _, _, err := oltp.RefreshTrackedQuerySearch(ctx, w.Pool, projectID); err != nil {
+		return err
+	}
+	checks, err := olap.LastChecks(ctx, w.ClickHouse, projectID)
+	if err != nil {
+		return err
+	}
+	rows := make([]oltp.LastCheckMetrics, len(checks))
+	for i, c := range checks {
+		rows[i] = oltp.LastCheckMetrics{
+			TrackedQueryID: c.TrackedQueryID, SerpPosition: c.SerpPosition, MentionPosition: c.MentionPosition,
+			LinkPosition: c.LinkPosition, ShoppingPosition: c.ShoppingPosition, ShareOfVoice: c.ShareOfVoice,
+			PositivityIndex: c.PositivityIndex, MentionCount: c.MentionCount,
+		}
+	}
+	if err := oltp.SaveLastCheckMetrics(ctx, w.Pool, projectID, rows); err != nil {
+		return err
+	}
+	m, err := olap.ProjectMetricsSince(ctx, w.ClickHouse, projectID, time.Now().Add(-ProjectMetricsWindow))
+	if err != nil {
+		return err
+	}
+	return oltp.SaveProjectListingMetrics(ctx, w.Pool, projectID, oltp.ProjectListingMetrics(m))
+}
