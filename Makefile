@@ -45,6 +45,8 @@ migrate: engines $(BIN)
 .PHONY: run
 run: migrate
 	@$(BIN) admin demo --base-url "http://$$SIGHTLINE_LISTEN"
+	@echo "Backfilling 90 days of simulated history for the demo organization..."
+	@$(BIN) backfill --days 90
 	@echo
 	exec $(BIN) run
 

@@ -246,7 +246,13 @@ func (w *CheckWorker) failed(ctx context.Context, job *river.Job[CheckArgs], run
 // brands loads the project's brand configuration for the engines and the
 // sink.
 func (w *CheckWorker) brands(ctx context.Context, projectID uuid.UUID) (ingest.Brands, error) {
-	own, competitors, err := oltp.CheckBrands(ctx, w.Pool, projectID)
+	return ProjectBrands(ctx, w.Pool, projectID)
+}
+
+// ProjectBrands loads a project's brand configuration as extraction
+// matches against it.
+func ProjectBrands(ctx context.Context, db oltp.DBTX, projectID uuid.UUID) (ingest.Brands, error) {
+	own, competitors, err := oltp.CheckBrands(ctx, db, projectID)
 	if err != nil {
 		return ingest.Brands{}, err
 	}

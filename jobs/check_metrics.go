@@ -44,10 +44,7 @@ func (RefreshCheckMetricsArgs) InsertOpts() river.InsertOpts {
 // metrics cover.
 const ProjectMetricsWindow = 30 * 24 * time.Hour
 
-// RefreshCheckMetricsWorker reads a project's figures from ClickHouse and
-// stores them where the listings read them. It first refreshes the search
-// rows' configuration, so a query checked for the first time has a row to
-// carry its figures.
+// RefreshCheckMetricsWorker runs RefreshCheckMetrics.
 type RefreshCheckMetricsWorker struct {
 	river.WorkerDefaults[RefreshCheckMetricsArgs]
 	Pool       *pgxpool.Pool
@@ -56,11 +53,18 @@ type RefreshCheckMetricsWorker struct {
 
 // Work runs the refresh; it is idempotent.
 func (w *RefreshCheckMetricsWorker) Work(ctx context.Context, job *river.Job[RefreshCheckMetricsArgs]) error {
-	projectID := job.Args.ProjectID
-	if _, _, err := oltp.RefreshTrackedQuerySearch(ctx, w.Pool, projectID); err != nil {
+	return RefreshCheckMetrics(ctx, w.Pool, w.ClickHouse, job.Args.ProjectID)
+}
+
+// RefreshCheckMetrics brings a project's listing figures up to date with
+// its checks in ClickHouse: the search rows' configuration first, so a
+// query checked for the first time has a row to carry its figures, then
+// their last-check metrics and the project listing's metrics.
+func RefreshCheckMetrics(ctx context.Context, pool *pgxpool.Pool, ch driver.Conn, projectID uuid.UUID) error {
+	if _, _, err := oltp.RefreshTrackedQuerySearch(ctx, pool, projectID); err != nil {
 		return err
 	}
-	checks, err := olap.LastChecks(ctx, w.ClickHouse, projectID)
+	checks, err := olap.LastChecks(ctx, ch, projectID)
 	if err != nil {
 		return err
 	}
@@ -72,12 +76,12 @@ func (w *RefreshCheckMetricsWorker) Work(ctx context.Context, job *river.Job[Ref
 			PositivityIndex: c.PositivityIndex, MentionCount: c.MentionCount,
 		}
 	}
-	if err := oltp.SaveLastCheckMetrics(ctx, w.Pool, projectID, rows); err != nil {
+	if err := oltp.SaveLastCheckMetrics(ctx, pool, projectID, rows); err != nil {
 		return err
 	}
-	m, err := olap.ProjectMetricsSince(ctx, w.ClickHouse, projectID, time.Now().Add(-ProjectMetricsWindow))
+	m, err := olap.ProjectMetricsSince(ctx, ch, projectID, time.Now().Add(-ProjectMetricsWindow))
 	if err != nil {
 		return err
 	}
-	return oltp.SaveProjectListingMetrics(ctx, w.Pool, projectID, oltp.ProjectListingMetrics(m))
+	return oltp.SaveProjectListingMetrics(ctx, pool, projectID, oltp.ProjectListingMetrics(m))
 }

@@ -51,13 +51,16 @@ The contract: %[4]s/api/v1/doc/json   Metrics: %[4]s/metrics
 	}
 }
 
+// demoOrganizationQuery finds the demo organization by its name and owner.
+const demoOrganizationQuery = `
+	SELECT o.id FROM organizations o
+	JOIN memberships m ON m.organization_id = o.id
+	JOIN users u ON u.id = m.user_id
+	WHERE o.name = $1 AND lower(u.email) = $2 AND m.role = 'owner'`
+
 func ensureDemoOrganization(ctx context.Context, tx pgx.Tx) (uuid.UUID, error) {
 	var orgID uuid.UUID
-	err := tx.QueryRow(ctx, `
-		SELECT o.id FROM organizations o
-		JOIN memberships m ON m.organization_id = o.id
-		JOIN users u ON u.id = m.user_id
-		WHERE o.name = $1 AND lower(u.email) = $2 AND m.role = 'owner'`, demoOrgName, demoEmail).Scan(&orgID)
+	err := tx.QueryRow(ctx, demoOrganizationQuery, demoOrgName, demoEmail).Scan(&orgID)
 	if err == nil {
 		return orgID, nil
 	}
@@ -77,8 +80,39 @@ func ensureDemoOrganization(ctx context.Context, tx pgx.Tx) (uuid.UUID, error) {
 	if orgID, err = oltp.CreateOrganization(ctx, tx, demoOrgName, demoEmail); err != nil {
 		return uuid.Nil, err
 	}
-	_, err = oltp.SetSubscription(ctx, tx, oltp.SubscriptionParams{
+	if _, err = oltp.SetSubscription(ctx, tx, oltp.SubscriptionParams{
 		OrganizationID: orgID, Status: "active", Tier: "demo", BillingInterval: "monthly", CheckBudget: 10000,
+	}); err != nil {
+		return uuid.Nil, err
+	}
+	return orgID, createDemoProject(ctx, tx, orgID)
+}
+
+// createDemoProject gives the demo organization a project to look at: a
+// brand with three competitors and thirty tracked queries over every
+// engine, which `sightline backfill` fills with 90 days of history.
+func createDemoProject(ctx context.Context, tx pgx.Tx, orgID uuid.UUID) error {
+	p, err := oltp.CreateProject(ctx, tx, orgID, oltp.NewProject{
+		Name:    "Acme CRM",
+		Profile: oltp.BrandLists{WebsiteDomains: []string{"acmecrm.com"}, BrandNames: []string{"Acme CRM", "Acme"}},
+		Competitors: []oltp.NewCompetitor{
+			{Name: "Globex", BrandLists: oltp.BrandLists{WebsiteDomains: []string{"globex.io"}, BrandNames: []string{"Globex"}}},
+			{Name: "Initech", BrandLists: oltp.BrandLists{WebsiteDomains: []string{"initech.com"}, BrandNames: []string{"Initech"}}},
+			{Name: "Umbrella", BrandLists: oltp.BrandLists{WebsiteDomains: []string{"umbrellasoft.com"}, BrandNames: []string{"Umbrella", "Umbrella CRM"}}},
+		},
 	})
-	return orgID, err
+	if err != nil {
+		return err
+	}
+	_, _, err = oltp.CreateTrackedQueries(ctx, tx, oltp.NewTrackedQueries{
+		ProjectID: p.ID,
+		QueryTexts: []string{"best crm for small business", "crm with email automation", "salesforce alternatives",
+			"easiest crm to set up", "crm for real estate agents"},
+		Engines:   []string{"chatgpt", "perplexity", "google_ai_overview", "google_ai_mode", "google_serp", "google_shopping"},
+		Countries: []string{"US"}, CheckFrequency: "daily", NPasses: 1, ClusterIDs: []uuid.UUID{},
+	})
+	if err != nil {
+		return err
+	}
+	return oltp.MarkTrackedQuerySearchStale(ctx, tx, p.ID)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sightline/sightline/olap"
 	"github.com/sightline/sightline/olap/olaptest"
+	"github.com/sightline/sightline/oltp"
 )
 
 // service is a `sightline run` started on a test's own databases.
@@ -237,5 +238,58 @@ func TestChecksEndToEnd(t *testing.T) {
 	})
 	if _, p := s.call(key, "GET", base+"/"+project, ""); p["id"] != project {
 		t.Fatalf("project read: %v", p)
+	}
+}
+
+// TestBackfillStoresHistoryOnce backfills the demo organization twice and
+// finds every simulated check stored once, with the listings filled.
+func TestBackfillStoresHistoryOnce(t *testing.T) {
+	t.Parallel()
+	ch := olaptest.NewDatabase(t)
+	getenv := env(t, map[string]string{"CLICKHOUSE_URL": ch})
+	var demo bytes.Buffer
+	if err := run(context.Background(), []string{"admin", "demo"}, getenv, &demo, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	first := runJSON(t, getenv, "backfill", "--days", "5")
+	second := runJSON(t, getenv, "backfill", "--days", "5")
+	// 30 daily single-pass queries over 5 days.
+	if first["passes"] != float64(150) || second["passes"] != float64(150) {
+		t.Fatalf("backfills: %v and %v", first, second)
+	}
+	conn, err := olap.Connect(context.Background(), ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var answers, own uint64
+	if err := conn.QueryRow(context.Background(), `SELECT count() FROM ai_answers`).Scan(&answers); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.QueryRow(context.Background(), `SELECT count() FROM rank_rows WHERE relation = 'own'`).Scan(&own); err != nil {
+		t.Fatal(err)
+	}
+	if answers != 100 || own != 150 {
+		t.Errorf("stored %d answers and %d own rank rows, want 100 (20 AI queries x 5 days) and 150", answers, own)
+	}
+	pool, err := oltp.Connect(context.Background(), getenv("DATABASE_URL"), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	var checkedRows, measured int
+	if err := pool.QueryRow(context.Background(), `
+		SELECT (SELECT count(*) FROM tracked_query_search_rows WHERE last_checked_at IS NOT NULL),
+		       (SELECT count(*) FROM project_listing_metrics WHERE mention_rate IS NOT NULL AND serp_rate IS NOT NULL)`).
+		Scan(&checkedRows, &measured); err != nil {
+		t.Fatal(err)
+	}
+	if checkedRows != 30 || measured != 1 {
+		t.Errorf("%d search rows checked (want 30), %d projects with listing metrics (want 1)", checkedRows, measured)
+	}
+	for _, bad := range [][]string{{"backfill", "--days", "0"}, {"backfill", "--org", "nope"}, {"backfill", "extra"}} {
+		if err := run(context.Background(), bad, getenv, io.Discard, io.Discard); err == nil {
+			t.Errorf("sightline %v succeeded", bad)
+		}
 	}
 }

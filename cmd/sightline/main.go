@@ -5,6 +5,7 @@
 //	sightline run       both in one process
 //	sightline migrate   apply Postgres, River and ClickHouse migrations
 //	sightline admin ... users, organizations, memberships, keys, subscriptions
+//	sightline backfill  simulated check history for an organization
 //	sightline extract   the extraction of one answer, JSON in, JSON out
 //
 // Configuration comes from the environment; see config.go and README.md.
@@ -41,6 +42,7 @@ commands:
   run       serve the API and run workers in one process
   migrate   apply every pending migration (Postgres, River, ClickHouse)
   admin     manage users, organizations, memberships, keys and subscriptions
+  backfill  store simulated check history (default: 90 days of the demo organization)
   extract   print what Sightline extracts from one answer (JSON on stdin)
 `
 
@@ -66,6 +68,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return migrate(ctx, cfg, stdout)
 	case "admin":
 		return admin(ctx, cfg, args[1:], stdout)
+	case "backfill":
+		return backfill(ctx, cfg, args[1:], stdout)
 	case "extract":
 		return extract(os.Stdin, args[1:], stdout)
 	case "help", "-h", "--help":
