@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/jobs"
 	"github.com/sightline/sightline/oltp"
 )
 
@@ -96,6 +97,9 @@ func (s *server) handleCreateProject(r *request, tx pgx.Tx) (int, any, error) {
 	p, err := oltp.CreateProject(r.Context(), tx, r.organizationID, np)
 	if err != nil {
 		return 0, nil, err
+	}
+	if _, err := s.jobs.InsertTx(r.Context(), tx, jobs.DescribeBrandArgs{ProjectID: p.ID}, nil); err != nil {
+		return 0, nil, fmt.Errorf("enqueueing brand description: %w", err)
 	}
 	return http.StatusCreated, p, nil
 }

@@ -161,6 +161,12 @@ func TestProjectsCreateAndRead(t *testing.T) {
 		!slices.Equal(projectsStrings(profile["websiteDomains"]), []string{"acme.com", "shop.acme.com"}) {
 		t.Errorf("brand profile = %v", profile)
 	}
+	var describing int
+	if err := e.f.pool.QueryRow(context.Background(),
+		`SELECT count(*) FROM river_job WHERE kind = 'brand_description' AND args->>'projectId' = $1`, id.String()).
+		Scan(&describing); err != nil || describing != 1 {
+		t.Errorf("brand description jobs enqueued: %d (%v), want 1", describing, err)
+	}
 }
 
 func jsonEqual(t *testing.T, a, b any) bool {

@@ -50,6 +50,7 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 	river.AddWorker(workers, &CheckWorker{Pool: pool, Engine: cfg.Engine, Sink: cfg.Sink, Logger: cfg.Logger})
 	river.AddWorker(workers, &ScheduleChecksWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &RefreshCheckMetricsWorker{Pool: pool, ClickHouse: cfg.ClickHouse})
+	river.AddWorker(workers, &DescribeBrandWorker{Pool: pool, Engine: cfg.Engine})
 	// (end of workers)
 
 	riverCfg := &river.Config{
