@@ -664,7 +664,23 @@ type ctok struct {
 }
 
 func ctokens(text []rune, start, end int) []ctok {
-	var out []ctok
+	// The words are pieces of one lower-cased copy of the text: one
+	// allocation per unit, not per word.
+	var lower strings.Builder
+	lower.Grow(end - start + 8)
+	off := make([]int, end-start+1) // byte offset in lower of each rune
+	for i := start; i < end; i++ {
+		off[i-start] = lower.Len()
+		r := text[i]
+		if r == '’' {
+			r = '\''
+		}
+		lower.WriteRune(unicode.ToLower(r))
+	}
+	off[end-start] = lower.Len()
+	ls := lower.String()
+	word := func(i, j int) string { return ls[off[i-start]:off[j-start]] }
+	out := make([]ctok, 0, (end-start)/5+1)
 	for i := start; i < end; {
 		r := text[i]
 		switch {
@@ -675,10 +691,10 @@ func ctokens(text []rune, start, end int) []ctok {
 			for j < end && (isWordRune(text[j]) || strings.ContainsRune("-'’.", text[j]) && j+1 < end && isWordRune(text[j+1])) {
 				j++
 			}
-			out = append(out, ctok{start: i, end: j, w: strings.ReplaceAll(strings.ToLower(string(text[i:j])), "’", "'")})
+			out = append(out, ctok{start: i, end: j, w: word(i, j)})
 			i = j
 		default:
-			out = append(out, ctok{start: i, end: i + 1, w: string(r), punct: true})
+			out = append(out, ctok{start: i, end: i + 1, w: word(i, i+1), punct: true})
 			i++
 		}
 	}
@@ -714,9 +730,10 @@ func (d *doc) view(ui int, matches []match) *unitView {
 	u := d.units[ui]
 	v := &unitView{toks: ctokens(d.text, u.start, u.end), brandAt: map[int][]int{}}
 	n := len(v.toks)
-	v.tokBrand = make([]int, n)
+	ints := make([]int, 3*n)
+	v.tokBrand, v.clause = ints[:n:n], ints[n:2*n:2*n]
+	lastOf := ints[2*n:] // last token of the match starting at a token
 	endsBrand := make([]bool, n)
-	lastOf := make([]int, n) // last token of the match starting at a token
 	for i := range v.tokBrand {
 		v.tokBrand[i] = -1
 	}
@@ -740,7 +757,6 @@ func (d *doc) view(ui int, matches []match) *unitView {
 		lastOf[k] = e
 		endsBrand[e] = true
 	}
-	v.clause = make([]int, n)
 	c := 0
 	v.clauses = []clauseInfo{{firstWord: -1}}
 	for i, t := range v.toks {

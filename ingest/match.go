@@ -215,10 +215,13 @@ func allCommon(rs []rune) bool {
 // detectUntracked finds the brands an answer names that the project does
 // not track, without any list of brands, from where answers put brand names:
 //
-//   - the lead of a list item, table row or heading: "1. **Zendesk** — ...",
-//     "- Freshdesk: ...", "| Help Scout | $20 |", "### 2. Zoho Desk"; when a
-//     generic label leads ("- Best option: Gorgias ..."), the text after the
-//     colon is tried;
+//   - the lead of a list item or heading: "1. **Zendesk** — ...",
+//     "- Freshdesk: ...", "### 2. Zoho Desk"; when a generic label leads
+//     ("- Best option: Gorgias ..."), the text after the colon is tried;
+//   - tables: the first cell of each row when the header's first cell names
+//     what rows are ("Tool", "Platform", "Brand", ...) or a row is a tracked
+//     brand ("| Help Scout | $20 |"); the header cells when its first cell
+//     names a feature ("Feature", "Criteria") or is empty;
 //   - bold spans and link labels that are a name: "**Intercom**",
 //     "[Dr. Aldo Implants](https://...)";
 //   - enumerations after cue words: "such as A, B and C", "alternatives like
@@ -234,8 +237,10 @@ func allCommon(rs []rune) bool {
 // generic words are refused: the stop-list of capitalised non-brands
 // (pronouns, months, days, countries, acronyms such as AI, CRM, SaaS) always,
 // and common English words ("Pricing", "Key Features", "No Inventory",
-// "Choose a niche") where capitalisation proves nothing: at the start of a
-// sentence, a list item or a heading, and in bold. Within one list, when most
+// "Choose a niche"), or title-case words with the endings of abstract nouns
+// and adjectives ("Presidential Election", "Volcanic Activity"), where
+// capitalisation proves nothing: at the start of a sentence, a list item or a
+// heading, and in bold. Within one list, when most
 // leads are brands, a lead made of common words ("Slack:", "Notion:") is
 // taken too. Names containing or inside a tracked name are the tracked
 // brand's, not untracked ones. Detected names then match exactly as written
@@ -248,7 +253,7 @@ func allCommon(rs []rune) bool {
 // are common words are missed outside lists of brands; English cue words only
 // (the structural rules work in any language).
 func detectUntracked(d *doc, tracked *matcher, trackedMatches []match) []string {
-	det := detector{d: d, tracked: tracked, covered: trackedMatches, seen: map[string]bool{}}
+	det := detector{d: d, tracked: tracked, covered: trackedMatches, seen: map[string]bool{}, phrases: map[int]unitPhrases{}}
 	listLeads := map[int][]leadCandidate{}
 	tables := map[int][]int{} // table -> its rows
 	for bi := range d.blocks {
@@ -325,12 +330,18 @@ type detector struct {
 	covered []match // tracked matches in d.text
 	names   []string
 	seen    map[string]bool
+	phrases map[int]unitPhrases // by unit, computed once
+}
+
+// unitPhrases are the tokens of a unit and its name phrases (token ranges).
+type unitPhrases struct {
+	toks  []tok
+	spans [][2]int
 }
 
 // phrase is a run of name tokens in the document text.
 type phrase struct {
-	start, end int  // runes, possessive and leading function words excluded
-	initial    bool // at the start of a sentence, list item or heading
+	start, end int // runes, possessive and leading function words excluded
 }
 
 type leadCandidate struct {
@@ -349,7 +360,7 @@ type tok struct {
 }
 
 func tokens(text []rune, start, end int) []tok {
-	var out []tok
+	out := make([]tok, 0, (end-start)/6+1)
 	i := start
 	for i < end {
 		if !isWordRune(text[i]) {
@@ -585,7 +596,6 @@ func (det *detector) leadAt(start, end int) (lc leadCandidate, ok bool, next int
 		toks := tokens(d.text, s.start, inner)
 		if j := det.phraseAt(toks, 0); j > 0 && j == len(toks) && !toks[j-1].poss {
 			if p, okp := det.trimPhrase(toks, 0, j); okp {
-				p.initial = true
 				return det.candidate(p, true), true, next
 			}
 		}
@@ -608,7 +618,6 @@ func (det *detector) leadAt(start, end int) (lc leadCandidate, ok bool, next int
 	if !okp {
 		return lc, false, next
 	}
-	p.initial = true
 	return det.candidate(p, strong), true, next
 }
 
@@ -682,6 +691,9 @@ func (det *detector) acceptSpan(s span, generic bool) {
 // unitPhrases returns the name phrases of unit ui with the text between
 // consecutive ones.
 func (det *detector) unitPhrases(ui int) ([]tok, [][2]int) {
+	if up, ok := det.phrases[ui]; ok {
+		return up.toks, up.spans
+	}
 	u := det.d.units[ui]
 	toks := tokens(det.d.text, u.start, u.end)
 	var spans [][2]int // token ranges
@@ -694,6 +706,7 @@ func (det *detector) unitPhrases(ui int) ([]tok, [][2]int) {
 		spans = append(spans, [2]int{k, j})
 		k = j
 	}
+	det.phrases[ui] = unitPhrases{toks, spans}
 	return toks, spans
 }
 
@@ -802,9 +815,9 @@ func (det *detector) acceptIn(toks []tok, r [2]int, u unit) {
 	if !ok {
 		return
 	}
-	p.initial = p.start == u.start || toks[r[0]].start == u.start
+	initial := toks[r[0]].start == u.start // capitals prove nothing there
 	stop, generic, tracked := det.classifyPhrase(p)
-	if tracked || stop || p.initial && generic {
+	if tracked || stop || initial && generic {
 		return
 	}
 	det.accept(p)

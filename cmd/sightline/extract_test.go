@@ -2,8 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -71,5 +77,129 @@ func TestExtractRefusesBadInput(t *testing.T) {
 				t.Errorf("printed %q", out.String())
 			}
 		})
+	}
+}
+
+// extractRun runs `sightline extract args...` through run, as main does.
+func extractRun(t *testing.T, args ...string) (stdout string, err error) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	err = run(context.Background(), append([]string{"extract"}, args...), func(string) string { return "" }, &out, &errOut)
+	return out.String(), err
+}
+
+func extractInputFile(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "in.json")
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestExtractThroughRun(t *testing.T) {
+	t.Parallel()
+	path := extractInputFile(t, `{
+		"answerText": "Compared with Zendesk, **Acme** is cheaper. Try acme.com.",
+		"citations": [{"url": "https://www.google.com/url?q=https://blog.acme.com/post&sa=U"}, {"url": "https://zendesk.com/x", "title": "Z"}],
+		"ownBrand": {"names": ["Acme"], "domains": ["acme.com"]},
+		"competitors": [{"id": "0193a7e4-0000-7000-8000-000000000001", "name": "Zendesk", "domains": ["https://www.zendesk.com"]}]
+	}`)
+	out, err := extractRun(t, "--input", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if got["engine"] != nil {
+		t.Errorf("engine %v, want null", got["engine"])
+	}
+	mentions := got["mentions"].([]any)
+	if len(mentions) != 2 {
+		t.Fatalf("mentions %v", mentions)
+	}
+	zendesk := mentions[0].(map[string]any)
+	wantKeys := []string{"brandName", "competitorId", "competitorName", "mentionPosition", "mentionRelation", "mentionText", "mentionType", "qualifier", "sentiment"}
+	if keys := slices.Sorted(maps.Keys(zendesk)); !slices.Equal(keys, wantKeys) {
+		t.Errorf("mention keys %v, want %v", keys, wantKeys)
+	}
+	if zendesk["competitorId"] != "0193a7e4-0000-7000-8000-000000000001" || zendesk["competitorName"] != "Zendesk" ||
+		zendesk["mentionType"] != "comparison" || zendesk["mentionText"] != "Compared with Zendesk, Acme is cheaper." {
+		t.Errorf("zendesk %v", zendesk)
+	}
+	cited := got["citedSources"].([]any)
+	first, second := cited[0].(map[string]any), cited[1].(map[string]any)
+	if first["url"] != "https://blog.acme.com/post" || first["domain"] != "blog.acme.com" || first["relation"] != "own" || first["unresolved"] != false {
+		t.Errorf("first citation %v", first)
+	}
+	if second["relation"] != "tracked-competitor" || second["competitorName"] != "Zendesk" || second["position"] != 2.0 {
+		t.Errorf("second citation %v", second)
+	}
+}
+
+// TestExtractReadsStdin swaps the process's standard input: it does not run
+// in parallel.
+func TestExtractReadsStdin(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdin := os.Stdin
+	os.Stdin = r
+	t.Cleanup(func() { os.Stdin = stdin; r.Close() })
+	go func() {
+		io.WriteString(w, `{"engine": "perplexity", "answerText": "Acme rocks.", "ownBrand": {"names": ["Acme"]}}`)
+		w.Close()
+	}()
+	out, err := extractRun(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"engine": "perplexity"`) || !strings.Contains(out, `"brandName": "Acme"`) || !strings.Contains(out, `"citedSources": []`) {
+		t.Errorf("printed %s", out)
+	}
+}
+
+func TestExtractRefusalsThroughRun(t *testing.T) {
+	t.Parallel()
+	valid := `{"answerText": "x", "ownBrand": {"names": ["A"]}}`
+	cases := map[string][]string{
+		"missing file":     {"--input", filepath.Join(t.TempDir(), "none.json")},
+		"extra argument":   {"--input", extractInputFile(t, valid), "more"},
+		"unknown flag":     {"--verbose"},
+		"empty input":      {"--input", extractInputFile(t, "")},
+		"empty own brand":  {"--input", extractInputFile(t, `{"answerText": "x", "ownBrand": {}}`)},
+		"blank name":       {"--input", extractInputFile(t, `{"answerText": "x", "ownBrand": {"names": [" "]}}`)},
+		"bad domain":       {"--input", extractInputFile(t, `{"answerText": "x", "ownBrand": {"domains": ["https://"]}}`)},
+		"bad id":           {"--input", extractInputFile(t, `{"answerText": "x", "ownBrand": {"names": ["A"]}, "competitors": [{"id": "7", "name": "B"}]}`)},
+		"duplicate id":     {"--input", extractInputFile(t, `{"answerText": "x", "ownBrand": {"names": ["A"]}, "competitors": [{"id": "0193a7e4-0000-7000-8000-000000000001", "name": "B"}, {"id": "0193a7e4-0000-7000-8000-000000000001", "name": "C"}]}`)},
+		"citation url":     {"--input", extractInputFile(t, `{"answerText": "x", "ownBrand": {"names": ["A"]}, "citations": [{"title": "t"}]}`)},
+		"null answer":      {"--input", extractInputFile(t, `{"answerText": null, "ownBrand": {"names": ["A"]}}`)},
+		"wrong type":       {"--input", extractInputFile(t, `{"answerText": "x", "ownBrand": {"names": "A"}}`)},
+		"trailing garbage": {"--input", extractInputFile(t, valid+` x`)},
+		"array":            {"--input", extractInputFile(t, `[`+valid+`]`)},
+	}
+	for name, args := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			out, err := extractRun(t, args...)
+			var coded interface{ ExitCode() int }
+			if !errors.As(err, &coded) || coded.ExitCode() != 2 || !strings.HasPrefix(err.Error(), "extract: ") {
+				t.Fatalf("err = %v, want a usage error", err)
+			}
+			if out != "" {
+				t.Errorf("printed %q", out)
+			}
+		})
+	}
+}
+
+func TestExtractHelp(t *testing.T) {
+	t.Parallel()
+	out, err := extractRun(t, "--help")
+	if err != nil || !strings.Contains(out, `"answerText"`) || !strings.Contains(out, "exit status 2") {
+		t.Errorf("help printed %q, %v", out, err)
 	}
 }
