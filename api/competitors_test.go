@@ -12,9 +12,11 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/jobs"
+	"github.com/sightline/sightline/olap/olaptest"
 )
 
 func TestCompetitorsLifecycle(t *testing.T) {
@@ -80,8 +82,10 @@ func TestCompetitorsLifecycle(t *testing.T) {
 		if dirty == nil || !dirty.Equal(*createdAt) || pending != 1 {
 			t.Fatalf("data_dirty_since = %v (created %v), %d pending cascades", dirty, createdAt, pending)
 		}
-		w := &jobs.CompetitorCascadeWorker{Pool: e.f.pool}
-		if err := w.Work(ctx, &river.Job[jobs.CompetitorCascadeArgs]{Args: args}); err != nil {
+		// Run as a job enqueued long enough ago that no late pass can arrive.
+		w := &jobs.CompetitorCascadeWorker{Pool: e.f.pool, ClickHouse: olaptest.NewConn(t)}
+		job := &river.Job[jobs.CompetitorCascadeArgs]{JobRow: &rivertype.JobRow{CreatedAt: time.Now().Add(-time.Hour)}, Args: args}
+		if err := w.Work(ctx, job); err != nil {
 			t.Fatal(err)
 		}
 		if err := e.f.pool.QueryRow(ctx, `SELECT data_dirty_since FROM projects WHERE id = $1`, project).Scan(&dirty); err != nil || dirty != nil {

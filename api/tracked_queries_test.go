@@ -13,9 +13,11 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/jobs"
+	"github.com/sightline/sightline/olap/olaptest"
 )
 
 // trackedFixture is an API with an owner, an organization and a project to
@@ -897,8 +899,10 @@ func TestTrackedQueriesBulkDelete(t *testing.T) {
 		t.Fatalf("listing after delete: %v", m)
 	}
 	// The cascade worker finishes and clears data_dirty_since.
-	w := &jobs.TrackedQueryCascadeWorker{Pool: tf.pool}
-	if err := w.Work(ctx, &river.Job[jobs.TrackedQueryCascadeArgs]{Args: args}); err != nil {
+	// Run as a job enqueued long enough ago that no late pass can arrive.
+	w := &jobs.TrackedQueryCascadeWorker{Pool: tf.pool, ClickHouse: olaptest.NewConn(t)}
+	job := &river.Job[jobs.TrackedQueryCascadeArgs]{JobRow: &rivertype.JobRow{CreatedAt: time.Now().Add(-time.Hour)}, Args: args}
+	if err := w.Work(ctx, job); err != nil {
 		t.Fatal(err)
 	}
 	tf.pool.QueryRow(ctx, `SELECT data_dirty_since FROM projects WHERE id = $1`, tf.project).Scan(&dirty)

@@ -96,9 +96,19 @@ func ListTrackedQuerySearchRows(ctx context.Context, db DBTX, f TrackedQuerySear
 	if f.Descending {
 		dir = " DESC"
 	}
-	query, args, err := psql.Select(trackedSearchColumns, "count(*) OVER () AS total").
+	// Unknown metrics sort last either way; query_text is never null, and
+	// without NULLS LAST the (project_id, query_text) index serves both
+	// directions instead of a sort of the whole project.
+	nulls := " NULLS LAST"
+	if f.SortBy == "queryText" {
+		nulls = ""
+	}
+	// The total is a scalar subquery of the same statement (one snapshot):
+	// count(*) OVER () would spool every matching row through a window.
+	count := sq.Select("count(*)").From("tracked_query_search_rows s").Where(where)
+	query, args, err := psql.Select(trackedSearchColumns).Column(sq.Alias(count, "total")).
 		From("tracked_query_search_rows s").Where(where).
-		OrderBy(column+dir+" NULLS LAST", "s.query_text", "s.engine", "s.country", "s.tracked_query_id").
+		OrderBy(column+dir+nulls, "s.query_text", "s.engine", "s.country", "s.tracked_query_id").
 		Limit(uint64(f.Limit)).Offset(uint64(f.Offset)).ToSql()
 	if err != nil {
 		return nil, 0, fmt.Errorf("building tracked query listing: %w", err)
@@ -116,8 +126,8 @@ func ListTrackedQuerySearchRows(ctx context.Context, db DBTX, f TrackedQuerySear
 		return nil, 0, fmt.Errorf("listing tracked queries: %w", err)
 	}
 	if len(found) == 0 {
-		// The window count is absent on an empty page: an offset past the
-		// end still reports the true total.
+		// The count is absent on an empty page: an offset past the end
+		// still reports the true total.
 		countQuery, countArgs, err := psql.Select("count(*)").From("tracked_query_search_rows s").Where(where).ToSql()
 		if err != nil {
 			return nil, 0, fmt.Errorf("building tracked query count: %w", err)
