@@ -31,8 +31,9 @@ type writeFunc func(r *request, tx pgx.Tx) (status int, body any, err error)
 //   - A stored answer is replayed byte for byte, with Idempotent-Replayed: true.
 //   - Successes and refusals that came from running the operation (404, 409,
 //     ...) are stored. Validation failures (400), a missing confirmation
-//     (428) and rate-limit refusals (429) are not: they changed nothing and
-//     the same key may be retried once the request is fixed.
+//     (428), rate-limit refusals (429) and an unroutable report
+//     (ai_check_session_unavailable) are not: they changed nothing and the
+//     same key may be retried once the request or the state is fixed.
 //     Internal errors roll everything back and store nothing.
 //   - An operation that reaches outside the database marks its attempt
 //     uncertain first (markOutcomeUncertain); if it does not finish, every
@@ -107,7 +108,7 @@ func (s *server) runWrite(ctx context.Context, req *request, record *oltp.Idempo
 			return 0, "", nil, false, errors.Join(opErr, err)
 		}
 		errStatus, envelope, e := errorResponse(req.Request, s.logger, opErr)
-		if e == nil || errStatus >= 500 || !storedRefusal(errStatus) {
+		if e == nil || errStatus >= 500 || !storedRefusal(errStatus, e.Code) {
 			return 0, "", nil, false, opErr
 		}
 		status, result = errStatus, envelope
@@ -174,12 +175,13 @@ func requestHash(method, path string, body []byte) []byte {
 	return h.Sum(nil)
 }
 
-// storedRefusal reports whether a refusal with this status is kept as the
-// key's answer; see serveWrite.
-func storedRefusal(status int) bool {
+// storedRefusal reports whether a refusal is kept as the key's answer; see
+// serveWrite. A report on an answer that no check run can be found for
+// leaves the key unused too (spec 4.2): nothing was forwarded.
+func storedRefusal(status int, code sightline.Code) bool {
 	switch status {
 	case http.StatusBadRequest, http.StatusPreconditionRequired, http.StatusTooManyRequests:
 		return false
 	}
-	return true
+	return code != sightline.CodeAICheckSessionUnavailable
 }

@@ -76,8 +76,8 @@ func TestOrganizationsEntitlementsAndSubscription(t *testing.T) {
 		        now() - interval '2 months')`, uuid.Must(uuid.NewV7()), org)
 	if err := f.pool.QueryRow(context.Background(), `
 		INSERT INTO subscriptions (id, organization_id, status, tier, billing_interval, check_budget, checks_used,
-		                           current_period_start, current_period_end)
-		VALUES ($1, $2, 'active', 'growth', 'yearly', 1000, 250, now() - interval '1 day', now() + interval '1 year')
+		                           checks_reserved, current_period_start, current_period_end)
+		VALUES ($1, $2, 'active', 'growth', 'yearly', 1000, 250, 50, now() - interval '1 day', now() + interval '1 year')
 		RETURNING current_period_end`, uuid.Must(uuid.NewV7()), org).Scan(&periodEnd); err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestOrganizationsEntitlementsAndSubscription(t *testing.T) {
 	t.Run("the most recent contract", func(t *testing.T) {
 		e := organizationsGet(t, f, owner.key, entitlements)
 		if e["status"] != "active" || e["tier"] != "growth" || e["checkBudget"] != 1000.0 || e["checksUsed"] != 250.0 ||
-			e["checksAvailable"] != 750.0 || e["nextResetAt"] != end || e["periodStart"] == nil {
+			e["checksAvailable"] != 700.0 || e["nextResetAt"] != end || e["periodStart"] == nil {
 			t.Fatalf("entitlements %v", e)
 		}
 		s := organizationsGet(t, f, viewer.key, subscription)

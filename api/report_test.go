@@ -210,6 +210,19 @@ func TestChecksReportRouting(t *testing.T) {
 	if rf.review.count() != 0 {
 		t.Fatal("a report that could not be routed was forwarded")
 	}
+
+	// The key of an unroutable report stays unused: once its answer has a
+	// run, the same key forwards the report.
+	key := uuid.NewString()
+	assertError(t, rf.report(rf.owner.key, rf.reportPath(rf.query.String(), noRun.String()), body, key),
+		409, sightline.CodeAICheckSessionUnavailable)
+	rf.locator.answers[noRun] = rf.locator.answers[rf.answer]
+	if r := rf.report(rf.owner.key, rf.reportPath(rf.query.String(), noRun.String()), body, key); r.status != 200 {
+		t.Fatalf("the same key after the answer got a run: %d %s", r.status, r.body)
+	}
+	if rf.review.count() != 1 {
+		t.Fatalf("%d forwards, want 1", rf.review.count())
+	}
 }
 
 func TestChecksReportRefusals(t *testing.T) {

@@ -29,6 +29,7 @@ type subscriptionRow struct {
 	BillingInterval          string               `db:"billing_interval"`
 	CheckBudget              int                  `db:"check_budget"`
 	ChecksUsed               int                  `db:"checks_used"`
+	ChecksReserved           int                  `db:"checks_reserved"`
 	CurrentPeriodStart       sightline.Timestamp  `db:"current_period_start"`
 	CurrentPeriodEnd         sightline.Timestamp  `db:"current_period_end"`
 	CancelAt                 *sightline.Timestamp `db:"cancel_at"`
@@ -48,7 +49,7 @@ func (s *subscriptionRow) running() bool {
 // UPDATE until the transaction ends.
 func currentSubscription(ctx context.Context, db DBTX, organizationID uuid.UUID, lock bool) (*subscriptionRow, error) {
 	query := `
-		SELECT id, status, tier, billing_interval, check_budget, checks_used,
+		SELECT id, status, tier, billing_interval, check_budget, checks_used, checks_reserved,
 		       current_period_start, current_period_end, cancel_at, cancelled_at, grace_until,
 		       cancel_requested_by_archive, coalesce(cancel_at > now(), false) AS cancel_ahead
 		FROM subscriptions WHERE organization_id = $1
@@ -110,8 +111,9 @@ type Entitlements struct {
 	Tier        *string `json:"tier"`
 	CheckBudget *int    `json:"checkBudget"`
 	ChecksUsed  *int    `json:"checksUsed"`
-	// ChecksAvailable is the budget left this period; 0 once the contract
-	// is cancelled or expired, since no new checks are accepted then.
+	// ChecksAvailable is the budget left this period: neither used nor set
+	// aside for checks in flight; 0 once the contract is cancelled or
+	// expired, since no new checks are accepted then.
 	ChecksAvailable *int                 `json:"checksAvailable"`
 	PeriodStart     *sightline.Timestamp `json:"periodStart"`
 	// NextResetAt is when the budget renews: the end of the current period,
@@ -131,7 +133,7 @@ func GetEntitlements(ctx context.Context, db DBTX, organizationID uuid.UUID) (*E
 	available := 0
 	var nextReset *sightline.Timestamp
 	if sub.running() {
-		available = max(0, sub.CheckBudget-sub.ChecksUsed)
+		available = max(0, sub.CheckBudget-sub.ChecksUsed-sub.ChecksReserved)
 		if sub.CancelAt == nil || sub.CancelAt.After(sub.CurrentPeriodEnd.Time) {
 			nextReset = &sub.CurrentPeriodEnd
 		}
