@@ -681,5 +681,72 @@ func (s *server) routes() {
 		},
 		writeFunc: s.handleReportAIResponse,
 	})
+	s.handle(route{
+		method: http.MethodGet, pattern: trackedBase + "/{trackedQueryId}/mention-matches", id: "listMentionMatches",
+		tag: "tracked queries", summary: "Brands the tracked query's AI answers named", role: sightline.RoleViewer,
+		description: "Stored mention matches, as classified when captured (never reclassified): own brand, tracked and " +
+			"untracked competitors, each with mentionRelation; cited sources that name no brand in the text are not " +
+			"matches. Ordered by detectedAt (the answer's capture time), ties by id in the same direction; sortOrder " +
+			"desc (default) is newest first. dateFrom defaults to the retention floor (16 months back) and dateTo to " +
+			"today, whole UTC days. Archived projects answer. CSV: the same page without total.",
+		query: matchListingParams(), response: listingSchema(s.mentionMatchSchema()), csv: true,
+		errors: matchListingErrors,
+		read:   s.handleListMentionMatches,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: trackedBase + "/{trackedQueryId}/serp-matches", id: "listSerpMatches",
+		tag: "tracked queries", summary: "The tracked query's search results on tracked domains", role: sightline.RoleViewer,
+		description: "Stored serp matches: organic results of the query's search snapshots on the own brand's domains " +
+			"(competitorId null) or a tracked competitor's, as classified when captured; a competitor's matches leave " +
+			"with the competitor. Ordered by detectedAt (the page's capture time), ties by id in the same direction; " +
+			"sortOrder desc (default) is newest first. dateFrom defaults to the retention floor (16 months back) and " +
+			"dateTo to today, whole UTC days. Empty for queries on other engines. Archived projects answer. CSV: the " +
+			"same page without total.",
+		query: matchListingParams(), response: listingSchema(s.serpMatchSchema()), csv: true,
+		errors: matchListingErrors,
+		read:   s.handleListSerpMatches,
+	})
+
+	// Captures (spec 4.4).
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/ai-responses",
+		id: "listAIResponses", tag: "captures", summary: "Captured AI answers with their cited sources",
+		role: sightline.RoleViewer,
+		description: "One row per pass of a check on an AI engine; the passes of one run share trackedQueryId and " +
+			"capturedAt and are listed together in pass order. Newest first. dateFrom is widened to 00:00:00.000 UTC and " +
+			"dateTo to 23:59:59.999 UTC; dateFrom defaults to the retention floor (16 months back) and dateTo to today. " +
+			"Captures of a tracked query deleted moments ago may show until the background cascade removes them. " +
+			"Archived projects answer.",
+		query:    captureListingParams(false),
+		response: listingSchema(s.aiAnswerSchema()),
+		errors:   captureListingErrors,
+		read:     s.handleListAIResponses,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/search-snapshots",
+		id: "listSearchSnapshots", tag: "captures", summary: "Captured search pages with their organic results",
+		role: sightline.RoleViewer,
+		description: "One snapshot per completed google_serp check, with every organic result in rank order (empty when " +
+			"the page had none). Ordered by capturedAt, ties by id in the same direction; sortOrder desc (default) is " +
+			"newest first. Whole UTC days; dateFrom defaults to the retention floor (16 months back) and dateTo to today. " +
+			"There is no engines filter. Archived projects answer.",
+		query:    captureListingParams(true),
+		response: listingSchema(s.searchSnapshotSchema()),
+		errors:   captureListingErrors,
+		read:     s.handleListSearchSnapshots,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/shopping-snapshots",
+		id: "listShoppingSnapshots", tag: "captures", summary: "Captured shopping pages with their offers",
+		role: sightline.RoleViewer,
+		description: "One snapshot per completed google_shopping check, with every offer in rank order (empty when the " +
+			"page had none); offers of one snapshot may carry different currencies. Ordered by capturedAt, ties by id in " +
+			"the same direction; sortOrder desc (default) is newest first. Whole UTC days; dateFrom defaults to the " +
+			"retention floor (16 months back) and dateTo to today. There is no engines filter. Archived projects answer.",
+		query:    captureListingParams(true),
+		response: listingSchema(s.shoppingSnapshotSchema()),
+		errors:   captureListingErrors,
+		read:     s.handleListShoppingSnapshots,
+	})
 	// (end of tracked queries)
 }

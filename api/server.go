@@ -45,6 +45,8 @@ type Deps struct {
 	MaxBodyBytes int64
 	// Reviews is where reports of captured AI answers are forwarded.
 	Reviews Reviews
+	// Captures reads captured answers, pages and matches (captures.go).
+	Captures CaptureReader
 }
 
 // DefaultMaxBodyBytes fits the largest documented request (100 combinations
@@ -62,6 +64,7 @@ type server struct {
 	gatherer prometheus.Gatherer
 	maxBody  int64
 	reviews  Reviews
+	captures CaptureReader
 
 	perUser, perKey, jobStarts *rateLimiter
 }
@@ -123,6 +126,7 @@ func newServer(deps Deps) (*server, error) {
 		gatherer: deps.Gatherer,
 		maxBody:  deps.MaxBodyBytes,
 		reviews:  deps.Reviews,
+		captures: deps.Captures,
 		perUser:  &rateLimiter{pool: deps.Pool, scope: "user", limit: deps.Limits.PerUser, window: deps.Limits.Window},
 		perKey:   &rateLimiter{pool: deps.Pool, scope: "key", limit: deps.Limits.PerKey, window: deps.Limits.Window},
 		jobStarts: &rateLimiter{pool: deps.Pool, scope: "organization's job starts",

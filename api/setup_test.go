@@ -72,6 +72,7 @@ func setup(t *testing.T, opts ...setupOptions) *fixture {
 	s, err := newServer(Deps{
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)), Pool: pool, ClickHouse: ch, Jobs: jobClient,
 		Registerer: registry, Gatherer: registry, Limits: o.limits, MaxBodyBytes: 4096,
+		Captures: &capturesSlot{},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -68,7 +68,8 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 			Logger: logger, Pool: pool, ClickHouse: ch, Jobs: riverClient,
 			Registerer: registry, Gatherer: registry,
 			Limits: cfg.Limits, MaxBodyBytes: cfg.MaxBodyBytes,
-			Reviews: api.Reviews{URL: cfg.ReviewURL, Locator: olap.AnswerLocator{Conn: ch}},
+			Reviews:  api.Reviews{URL: cfg.ReviewURL, Locator: olap.AnswerLocator{Conn: ch}},
+			Captures: &olap.Reader{Conn: ch},
 		}); err != nil {
 			return err
 		}

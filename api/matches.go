@@ -1,0 +1,121 @@
+package api
+
+import (
+	"fmt"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/oltp"
+)
+
+// Match listings of one tracked query (spec 4.2): the brands its AI answers
+// named (mention matches) and the results of its search pages on the own
+// brand's or a tracked competitor's domain (serp matches), as stored when
+// captured, never reclassified. Windows and defaults are the captures'
+// (captures.go).
+
+// matchListingParams are the query parameters of both match listings.
+func matchListingParams() []*openapi3.Parameter {
+	return append(append(pagingParams(), captureDateParams()...), captureSortOrderParam())
+}
+
+// matchListingErrors are the refusals of both match listings.
+var matchListingErrors = map[int]string{
+	400: "dateFrom out_of_range: before the retention floor (16 months back) or after dateTo; dateTo out_of_range: " +
+		"before dateFrom; dateFrom or dateTo invalid_value: not a YYYY-MM-DD date.",
+	404: "project_not_found; tracked_query_not_found, also for another project's query.",
+}
+
+func (s *server) mentionMatchSchema() *openapi3.Schema {
+	return s.component("MentionMatch", object(props{
+		"id":           uuidSchema(),
+		"aiResponseId": described(uuidSchema(), "The AI answer naming the brand (an ai-responses id)."),
+		"detectedAt":   described(timeSchema(), "When the answer was captured."),
+		"engine":       enumOf(aiEngines()...),
+		"brandName":    described(stringSchema(), "The brand as the answer first writes it."),
+		"competitorId": described(nullable(uuidSchema()),
+			"The tracked competitor named; null for the own brand and for untracked competitors."),
+		"mentionRelation": described(nullable(enumOf(string(sightline.RelationOwn),
+			string(sightline.RelationTrackedCompetitor), string(sightline.RelationUntrackedCompetitor))),
+			"Whose brand it is; the contract reserves null for rows predating the field, which this service never "+
+				"stores."),
+		"mentionPosition": described(integerSchema().WithMin(1),
+			"1-based rank of the brand among every brand the answer names, by first appearance."),
+		"mentionType": enumOf(stringsOf(sightline.MentionTypes)...),
+		"sentiment":   enumOf(stringsOf(sightline.Tones)...),
+		"qualifier":   enumOf(stringsOf(sightline.Qualifiers)...),
+		"mentionText": described(stringSchema(), "The sentence of the first mention."),
+	}, "id", "aiResponseId", "detectedAt", "engine", "brandName", "competitorId", "mentionRelation",
+		"mentionPosition", "mentionType", "sentiment", "qualifier", "mentionText"))
+}
+
+func (s *server) serpMatchSchema() *openapi3.Schema {
+	return s.component("SerpMatch", object(props{
+		"id":         uuidSchema(),
+		"snapshotId": described(uuidSchema(), "The search snapshot the result is on (a search-snapshots id)."),
+		"detectedAt": described(timeSchema(), "When the page was captured."),
+		"rank":       described(integerSchema().WithMin(1), "1-based organic rank."),
+		"url":        stringSchema(),
+		"domain":     described(stringSchema(), "Host without www."),
+		"competitorId": described(nullable(uuidSchema()),
+			"The tracked competitor whose domain it is; null means the own brand's."),
+	}, "id", "snapshotId", "detectedAt", "rank", "url", "domain", "competitorId"))
+}
+
+// stringsOf converts a vocabulary list for an enum schema.
+func stringsOf[T ~string](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// matchFilter loads the path's project and tracked query and builds the
+// listing's filter; ok is false when the window cannot hold a match.
+func (s *server) matchFilter(r *request) (f olap.ReadFilter, ok bool, err error) {
+	p, err := s.projectForRead(r)
+	if err != nil {
+		return f, false, err
+	}
+	id, err := trackedQueryID(r)
+	if err != nil {
+		return f, false, err
+	}
+	if _, err := oltp.GetTrackedQuery(r.Context(), s.pool, p.ID, id); err != nil {
+		return f, false, err
+	}
+	return s.captureFilter(r, p, &id, true)
+}
+
+func (s *server) handleListMentionMatches(r *request) (any, error) {
+	f, ok, err := s.matchFilter(r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return listing[olap.MentionMatch]{Page: []olap.MentionMatch{}, Limit: f.Limit, Offset: f.Offset}, nil
+	}
+	page, total, err := s.captures.MentionMatches(r.Context(), f)
+	if err != nil {
+		return nil, fmt.Errorf("listing mention matches: %w", err)
+	}
+	return listing[olap.MentionMatch]{Page: page, Total: total, Limit: f.Limit, Offset: f.Offset}, nil
+}
+
+func (s *server) handleListSerpMatches(r *request) (any, error) {
+	f, ok, err := s.matchFilter(r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return listing[olap.SerpMatch]{Page: []olap.SerpMatch{}, Limit: f.Limit, Offset: f.Offset}, nil
+	}
+	page, total, err := s.captures.SerpMatches(r.Context(), f)
+	if err != nil {
+		return nil, fmt.Errorf("listing serp matches: %w", err)
+	}
+	return listing[olap.SerpMatch]{Page: page, Total: total, Limit: f.Limit, Offset: f.Offset}, nil
+}

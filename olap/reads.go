@@ -1,0 +1,468 @@
+package olap
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/google/uuid"
+
+	"github.com/sightline/sightline"
+)
+
+// Reader serves the API's capture and match listings (spec 4.4 and the
+// mention-match and serp-match listings of 4.2) from the raw capture
+// tables. Every read uses FINAL, so a pass that reached ClickHouse twice
+// shows once even before its parts merge, and every query starts with the
+// tenant predicate project_id and narrows on captured_at, the head of each
+// table's sorting key. Ties of capture time go by id in its text form, the
+// order a client can reproduce, rather than ClickHouse's own UUID order.
+type Reader struct {
+	Conn driver.Conn
+}
+
+// ReadFilter selects the rows of one listing.
+type ReadFilter struct {
+	ProjectID uuid.UUID
+	// TrackedQueryID narrows to one tracked query; nil means every query of
+	// the project (the API's match listings always set it).
+	TrackedQueryID *uuid.UUID
+	// From and Until bound captured_at: From <= captured_at < Until.
+	From, Until time.Time
+	// Ascending lists oldest first; newest first otherwise.
+	Ascending     bool
+	Limit, Offset int
+}
+
+// where is the filter's predicate and its arguments. It is built from
+// literal fragments only; values travel as arguments.
+func (f ReadFilter) where() (string, []any) {
+	sql := "project_id = ? AND captured_at >= ? AND captured_at < ?"
+	args := []any{f.ProjectID, f.From, f.Until}
+	if f.TrackedQueryID != nil {
+		sql += " AND tracked_query_id = ?"
+		args = append(args, *f.TrackedQueryID)
+	}
+	return sql, args
+}
+
+// direction is the ORDER BY direction of the filter.
+func (f ReadFilter) direction() string {
+	if f.Ascending {
+		return "ASC"
+	}
+	return "DESC"
+}
+
+// AIAnswer is a captured AI answer: one pass of a check of an AI engine.
+// The passes of one run share TrackedQueryID and CapturedAt.
+type AIAnswer struct {
+	ID             uuid.UUID           `json:"id"`
+	TrackedQueryID uuid.UUID           `json:"trackedQueryId"`
+	QueryText      string              `json:"queryText"`
+	Engine         sightline.Engine    `json:"engine"`
+	Country        string              `json:"country"`
+	Locale         *string             `json:"locale"`
+	PassIndex      int                 `json:"passIndex"` // 0-based
+	PassCount      int                 `json:"passCount"`
+	CapturedAt     sightline.Timestamp `json:"capturedAt"`
+	ResponseText   string              `json:"responseText"`
+	CitedSources   []AIAnswerSource    `json:"citedSources"`
+}
+
+// AIAnswerSource is a source an answer cites. Where Unresolved is true the
+// URL is still the engine's redirector and Domain the redirector's.
+type AIAnswerSource struct {
+	Position   int     `json:"position"`
+	URL        string  `json:"url"`
+	Domain     string  `json:"domain"`
+	Title      *string `json:"title"`
+	Unresolved bool    `json:"unresolved"`
+}
+
+// AIAnswers lists the project's captured AI answers, newest first unless
+// f.Ascending (the passes of one run together, in pass order), and counts
+// them.
+func (r Reader) AIAnswers(ctx context.Context, f ReadFilter) ([]AIAnswer, int, error) {
+	where, args := f.where()
+	total, err := r.count(ctx, "counting ai answers", `SELECT count() FROM ai_answers FINAL WHERE `+where, args)
+	if err != nil || total == 0 {
+		return []AIAnswer{}, total, err
+	}
+	rows, err := r.Conn.Query(ctx, `
+		SELECT id, tracked_query_id, query_text, engine, country, nullIf(locale, ''), pass_index, pass_count,
+		       captured_at, response_text, citations.position, citations.url, citations.domain, citations.title,
+		       citations.unresolved
+		FROM ai_answers FINAL
+		WHERE `+where+`
+		ORDER BY captured_at `+f.direction()+`, tracked_query_id, run_id, pass_index
+		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading ai answers: %w", err)
+	}
+	defer rows.Close()
+	page := []AIAnswer{}
+	for rows.Next() {
+		var (
+			a                     AIAnswer
+			engine                string
+			passIndex, passCount  uint8
+			positions             []uint16
+			urls, domains, titles []string
+			unresolved            []bool
+		)
+		if err := rows.Scan(&a.ID, &a.TrackedQueryID, &a.QueryText, &engine, &a.Country, &a.Locale, &passIndex,
+			&passCount, &a.CapturedAt, &a.ResponseText, &positions, &urls, &domains, &titles, &unresolved); err != nil {
+			return nil, 0, fmt.Errorf("reading ai answers: %w", err)
+		}
+		a.Engine, a.PassIndex, a.PassCount = sightline.Engine(engine), int(passIndex), int(passCount)
+		a.CitedSources = make([]AIAnswerSource, len(positions))
+		for i := range positions {
+			a.CitedSources[i] = AIAnswerSource{Position: int(positions[i]), URL: urls[i], Domain: domains[i],
+				Title: nonEmpty(titles[i]), Unresolved: unresolved[i]}
+		}
+		page = append(page, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("reading ai answers: %w", err)
+	}
+	return page, total, nil
+}
+
+// SearchSnapshot is a captured search page (google_serp): its organic
+// results in rank order, possibly none.
+type SearchSnapshot struct {
+	ID             uuid.UUID              `json:"id"`
+	TrackedQueryID uuid.UUID              `json:"trackedQueryId"`
+	QueryText      string                 `json:"queryText"`
+	Country        string                 `json:"country"`
+	CapturedAt     sightline.Timestamp    `json:"capturedAt"`
+	Results        []SearchSnapshotResult `json:"results"`
+}
+
+// SearchSnapshotResult is one organic result of a search page.
+type SearchSnapshotResult struct {
+	Rank        int      `json:"rank"`
+	URL         string   `json:"url"`
+	Domain      string   `json:"domain"`
+	Title       string   `json:"title"`
+	Snippet     *string  `json:"snippet"`
+	Rating      *float64 `json:"rating"`
+	RatingVotes *int     `json:"ratingVotes"`
+	Unresolved  bool     `json:"unresolved"`
+}
+
+// ShoppingSnapshot is a captured shopping page (google_shopping): its
+// offers in rank order, possibly none, possibly in several currencies.
+type ShoppingSnapshot struct {
+	ID             uuid.UUID               `json:"id"`
+	TrackedQueryID uuid.UUID               `json:"trackedQueryId"`
+	QueryText      string                  `json:"queryText"`
+	Country        string                  `json:"country"`
+	CapturedAt     sightline.Timestamp     `json:"capturedAt"`
+	Offers         []ShoppingSnapshotOffer `json:"offers"`
+}
+
+// ShoppingSnapshotOffer is one offer of a shopping page.
+type ShoppingSnapshotOffer struct {
+	Rank      int     `json:"rank"`
+	Title     string  `json:"title"`
+	Price     float64 `json:"price"`
+	Currency  string  `json:"currency"`
+	ProductID *string `json:"productId"`
+	Merchant  string  `json:"merchant"`
+	Domain    *string `json:"domain"`
+	URL       *string `json:"url"`
+}
+
+// snapshotHead is a snapshot without its items.
+type snapshotHead struct {
+	id, trackedQueryID uuid.UUID
+	queryText, country string
+	capturedAt         time.Time
+}
+
+// snapshotHeads pages through the project's completed passes of engine.
+// Their own rank_rows row is the record of a completed pass (every pass
+// has one, written after the pass's other rows), so a page without a
+// single result or offer is still listed.
+func (r Reader) snapshotHeads(ctx context.Context, engine sightline.Engine, f ReadFilter) ([]snapshotHead, int, error) {
+	where, args := f.where()
+	where += " AND engine = ? AND relation = 'own'"
+	args = append(args, string(engine))
+	total, err := r.count(ctx, "counting "+string(engine)+" snapshots", `SELECT count() FROM rank_rows FINAL WHERE `+where, args)
+	if err != nil || total == 0 {
+		return nil, total, err
+	}
+	dir := f.direction()
+	rows, err := r.Conn.Query(ctx, `
+		SELECT capture_id, tracked_query_id, query_text, country, captured_at
+		FROM rank_rows FINAL
+		WHERE `+where+`
+		ORDER BY captured_at `+dir+`, toString(capture_id) `+dir+`
+		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading %s snapshots: %w", engine, err)
+	}
+	defer rows.Close()
+	var heads []snapshotHead
+	for rows.Next() {
+		var h snapshotHead
+		if err := rows.Scan(&h.id, &h.trackedQueryID, &h.queryText, &h.country, &h.capturedAt); err != nil {
+			return nil, 0, fmt.Errorf("reading %s snapshots: %w", engine, err)
+		}
+		heads = append(heads, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("reading %s snapshots: %w", engine, err)
+	}
+	return heads, total, nil
+}
+
+// itemsWhere selects the items of the snapshots in heads: the project, the
+// span of their capture times and their tracked queries (the head of the
+// sorting key), then their ids.
+func itemsWhere(projectID uuid.UUID, heads []snapshotHead) (string, []any) {
+	ids := make([]uuid.UUID, len(heads))
+	var queries []uuid.UUID
+	first, last := heads[0].capturedAt, heads[0].capturedAt
+	for i, h := range heads {
+		ids[i] = h.id
+		if !slices.Contains(queries, h.trackedQueryID) {
+			queries = append(queries, h.trackedQueryID)
+		}
+		if h.capturedAt.Before(first) {
+			first = h.capturedAt
+		}
+		if h.capturedAt.After(last) {
+			last = h.capturedAt
+		}
+	}
+	return "project_id = ? AND captured_at >= ? AND captured_at <= ? AND tracked_query_id IN ? AND snapshot_id IN ?",
+		[]any{projectID, first, last, queries, ids}
+}
+
+// SearchSnapshots lists the project's captured search pages with their
+// results, newest first unless f.Ascending, and counts them.
+func (r Reader) SearchSnapshots(ctx context.Context, f ReadFilter) ([]SearchSnapshot, int, error) {
+	heads, total, err := r.snapshotHeads(ctx, sightline.EngineGoogleSERP, f)
+	if err != nil || len(heads) == 0 {
+		return []SearchSnapshot{}, total, err
+	}
+	page := make([]SearchSnapshot, len(heads))
+	index := make(map[uuid.UUID]int, len(heads))
+	for i, h := range heads {
+		page[i] = SearchSnapshot{ID: h.id, TrackedQueryID: h.trackedQueryID, QueryText: h.queryText, Country: h.country,
+			CapturedAt: sightline.Timestamp{Time: h.capturedAt}, Results: []SearchSnapshotResult{}}
+		index[h.id] = i
+	}
+	where, args := itemsWhere(f.ProjectID, heads)
+	rows, err := r.Conn.Query(ctx, `
+		SELECT snapshot_id, rank, url, domain, title, nullIf(snippet, ''), rating, rating_votes, unresolved
+		FROM search_results FINAL
+		WHERE `+where+`
+		ORDER BY snapshot_id, rank, id`, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading search results: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			snapshot uuid.UUID
+			rank     uint16
+			votes    *uint32
+			res      SearchSnapshotResult
+		)
+		if err := rows.Scan(&snapshot, &rank, &res.URL, &res.Domain, &res.Title, &res.Snippet, &res.Rating, &votes,
+			&res.Unresolved); err != nil {
+			return nil, 0, fmt.Errorf("reading search results: %w", err)
+		}
+		res.Rank = int(rank)
+		if votes != nil {
+			v := int(*votes)
+			res.RatingVotes = &v
+		}
+		i := index[snapshot]
+		page[i].Results = append(page[i].Results, res)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("reading search results: %w", err)
+	}
+	return page, total, nil
+}
+
+// ShoppingSnapshots lists the project's captured shopping pages with their
+// offers, newest first unless f.Ascending, and counts them.
+func (r Reader) ShoppingSnapshots(ctx context.Context, f ReadFilter) ([]ShoppingSnapshot, int, error) {
+	heads, total, err := r.snapshotHeads(ctx, sightline.EngineGoogleShopping, f)
+	if err != nil || len(heads) == 0 {
+		return []ShoppingSnapshot{}, total, err
+	}
+	page := make([]ShoppingSnapshot, len(heads))
+	index := make(map[uuid.UUID]int, len(heads))
+	for i, h := range heads {
+		page[i] = ShoppingSnapshot{ID: h.id, TrackedQueryID: h.trackedQueryID, QueryText: h.queryText, Country: h.country,
+			CapturedAt: sightline.Timestamp{Time: h.capturedAt}, Offers: []ShoppingSnapshotOffer{}}
+		index[h.id] = i
+	}
+	where, args := itemsWhere(f.ProjectID, heads)
+	rows, err := r.Conn.Query(ctx, `
+		SELECT snapshot_id, rank, title, price, currency, nullIf(product_id, ''), merchant, nullIf(domain, ''),
+		       nullIf(url, '')
+		FROM shopping_offers FINAL
+		WHERE `+where+`
+		ORDER BY snapshot_id, rank, id`, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading shopping offers: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			snapshot uuid.UUID
+			rank     uint16
+			o        ShoppingSnapshotOffer
+		)
+		if err := rows.Scan(&snapshot, &rank, &o.Title, &o.Price, &o.Currency, &o.ProductID, &o.Merchant, &o.Domain,
+			&o.URL); err != nil {
+			return nil, 0, fmt.Errorf("reading shopping offers: %w", err)
+		}
+		o.Rank = int(rank)
+		i := index[snapshot]
+		page[i].Offers = append(page[i].Offers, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("reading shopping offers: %w", err)
+	}
+	return page, total, nil
+}
+
+// MentionMatch is a brand an AI answer names, as stored when the answer
+// was captured (never reclassified). CompetitorID is set exactly for
+// tracked competitors.
+type MentionMatch struct {
+	ID              uuid.UUID             `json:"id"`
+	AIResponseID    uuid.UUID             `json:"aiResponseId"`
+	DetectedAt      sightline.Timestamp   `json:"detectedAt"`
+	Engine          sightline.Engine      `json:"engine"`
+	BrandName       string                `json:"brandName"`
+	CompetitorID    *uuid.UUID            `json:"competitorId"`
+	MentionRelation sightline.Relation    `json:"mentionRelation"`
+	MentionPosition int                   `json:"mentionPosition"`
+	MentionType     sightline.MentionType `json:"mentionType"`
+	Sentiment       sightline.Tone        `json:"sentiment"`
+	Qualifier       sightline.Qualifier   `json:"qualifier"`
+	MentionText     string                `json:"mentionText"`
+}
+
+// MentionMatches lists the mention matches of f.TrackedQueryID, newest
+// first unless f.Ascending, ties by id in the same direction, and counts
+// them. The mentions table holds text mentions only (cited sources live in
+// citations), so no citation-only row can appear.
+func (r Reader) MentionMatches(ctx context.Context, f ReadFilter) ([]MentionMatch, int, error) {
+	where, args := f.where()
+	total, err := r.count(ctx, "counting mention matches", `SELECT count() FROM mentions FINAL WHERE `+where, args)
+	if err != nil || total == 0 {
+		return []MentionMatch{}, total, err
+	}
+	dir := f.direction()
+	rows, err := r.Conn.Query(ctx, `
+		SELECT id, answer_id, captured_at, engine, brand_name, competitor_id, relation, position, mention_type, tone,
+		       qualifier, mention_text
+		FROM mentions FINAL
+		WHERE `+where+`
+		ORDER BY captured_at `+dir+`, toString(id) `+dir+`
+		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading mention matches: %w", err)
+	}
+	defer rows.Close()
+	page := []MentionMatch{}
+	for rows.Next() {
+		var (
+			m                                         MentionMatch
+			position                                  uint16
+			engine, relation, mentionType, tone, qual string
+		)
+		if err := rows.Scan(&m.ID, &m.AIResponseID, &m.DetectedAt, &engine, &m.BrandName, &m.CompetitorID, &relation,
+			&position, &mentionType, &tone, &qual, &m.MentionText); err != nil {
+			return nil, 0, fmt.Errorf("reading mention matches: %w", err)
+		}
+		m.Engine, m.MentionRelation, m.MentionPosition = sightline.Engine(engine), sightline.Relation(relation), int(position)
+		m.MentionType, m.Sentiment, m.Qualifier = sightline.MentionType(mentionType), sightline.Tone(tone), sightline.Qualifier(qual)
+		page = append(page, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("reading mention matches: %w", err)
+	}
+	return page, total, nil
+}
+
+// SerpMatch is an organic result on the own brand's or a tracked
+// competitor's domain; CompetitorID nil means the own brand's.
+type SerpMatch struct {
+	ID           uuid.UUID           `json:"id"`
+	SnapshotID   uuid.UUID           `json:"snapshotId"`
+	DetectedAt   sightline.Timestamp `json:"detectedAt"`
+	Rank         int                 `json:"rank"`
+	URL          string              `json:"url"`
+	Domain       string              `json:"domain"`
+	CompetitorID *uuid.UUID          `json:"competitorId"`
+}
+
+// SerpMatches lists the serp matches of f.TrackedQueryID (results whose
+// relation is own or tracked-competitor), newest first unless f.Ascending,
+// ties by id in the same direction, and counts them.
+func (r Reader) SerpMatches(ctx context.Context, f ReadFilter) ([]SerpMatch, int, error) {
+	where, args := f.where()
+	where += " AND relation IN ('own', 'tracked-competitor')"
+	total, err := r.count(ctx, "counting serp matches", `SELECT count() FROM search_results FINAL WHERE `+where, args)
+	if err != nil || total == 0 {
+		return []SerpMatch{}, total, err
+	}
+	dir := f.direction()
+	rows, err := r.Conn.Query(ctx, `
+		SELECT id, snapshot_id, captured_at, rank, url, domain, competitor_id
+		FROM search_results FINAL
+		WHERE `+where+`
+		ORDER BY captured_at `+dir+`, toString(id) `+dir+`
+		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading serp matches: %w", err)
+	}
+	defer rows.Close()
+	page := []SerpMatch{}
+	for rows.Next() {
+		var (
+			m    SerpMatch
+			rank uint16
+		)
+		if err := rows.Scan(&m.ID, &m.SnapshotID, &m.DetectedAt, &rank, &m.URL, &m.Domain, &m.CompetitorID); err != nil {
+			return nil, 0, fmt.Errorf("reading serp matches: %w", err)
+		}
+		m.Rank = int(rank)
+		page = append(page, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("reading serp matches: %w", err)
+	}
+	return page, total, nil
+}
+
+// count runs a SELECT count() query.
+func (r Reader) count(ctx context.Context, what, query string, args []any) (int, error) {
+	var n uint64
+	if err := r.Conn.QueryRow(ctx, query, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("%s: %w", what, err)
+	}
+	return int(n), nil
+}
+
+// nonEmpty is nil for "", which the capture tables store for "none".
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
