@@ -215,6 +215,22 @@ func TestChecksEndToEnd(t *testing.T) {
 			page[0].(map[string]any)["serpRate"] != nil
 	})
 
+	// The captures and matches read what the checks stored.
+	for path, want := range map[string]float64{"/ai-responses": 4, "/search-snapshots": 2, "/shopping-snapshots": 2} {
+		if l := s.must(key, "GET", base+"/"+project+path, "", 200); l["total"] != want {
+			t.Errorf("%s: total %v, want %v", path, l["total"], want)
+		}
+	}
+	var mentions float64
+	for id, engine := range engineOf {
+		if engine == "chatgpt" {
+			mentions += s.must(key, "GET", tracked+"/"+id+"/mention-matches", "", 200)["total"].(float64)
+		}
+	}
+	if want := count("mentions", ""); mentions != float64(want) {
+		t.Errorf("mention matches %v, want the %d stored mentions", mentions, want)
+	}
+
 	// A deleted query leaves nothing in any ClickHouse table or rollup.
 	gone := ids[0]
 	deleted := s.must(key, "POST", tracked+"/bulk-delete", fmt.Sprintf(`{"ids": ["%s"]}`, gone), 200)
