@@ -255,59 +255,26 @@ var captureListingErrors = map[int]string{
 	404: "project_not_found.",
 }
 
-func (s *server) handleListAIResponses(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
+// captureListing serves a capture listing: read reads one page of the
+// project's captures of one kind; sorted says whether sortOrder applies.
+func captureListing[T any](s *server, sorted bool,
+	read func(CaptureReader, context.Context, olap.ReadFilter) ([]T, int, error)) readFunc {
+	return func(r *request) (any, error) {
+		p, err := s.projectForRead(r)
+		if err != nil {
+			return nil, err
+		}
+		f, ok, err := s.captureFilter(r, p, nil, sorted)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return listing[T]{Page: []T{}, Limit: f.Limit, Offset: f.Offset}, nil
+		}
+		page, total, err := read(s.captures, r.Context(), f)
+		if err != nil {
+			return nil, fmt.Errorf("listing captures: %w", err)
+		}
+		return listing[T]{Page: page, Total: total, Limit: f.Limit, Offset: f.Offset}, nil
 	}
-	f, ok, err := s.captureFilter(r, p, nil, false)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return listing[olap.AIAnswer]{Page: []olap.AIAnswer{}, Limit: f.Limit, Offset: f.Offset}, nil
-	}
-	page, total, err := s.captures.AIAnswers(r.Context(), f)
-	if err != nil {
-		return nil, fmt.Errorf("listing ai responses: %w", err)
-	}
-	return listing[olap.AIAnswer]{Page: page, Total: total, Limit: f.Limit, Offset: f.Offset}, nil
-}
-
-func (s *server) handleListSearchSnapshots(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	f, ok, err := s.captureFilter(r, p, nil, true)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return listing[olap.SearchSnapshot]{Page: []olap.SearchSnapshot{}, Limit: f.Limit, Offset: f.Offset}, nil
-	}
-	page, total, err := s.captures.SearchSnapshots(r.Context(), f)
-	if err != nil {
-		return nil, fmt.Errorf("listing search snapshots: %w", err)
-	}
-	return listing[olap.SearchSnapshot]{Page: page, Total: total, Limit: f.Limit, Offset: f.Offset}, nil
-}
-
-func (s *server) handleListShoppingSnapshots(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	f, ok, err := s.captureFilter(r, p, nil, true)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return listing[olap.ShoppingSnapshot]{Page: []olap.ShoppingSnapshot{}, Limit: f.Limit, Offset: f.Offset}, nil
-	}
-	page, total, err := s.captures.ShoppingSnapshots(r.Context(), f)
-	if err != nil {
-		return nil, fmt.Errorf("listing shopping snapshots: %w", err)
-	}
-	return listing[olap.ShoppingSnapshot]{Page: page, Total: total, Limit: f.Limit, Offset: f.Offset}, nil
 }

@@ -720,7 +720,7 @@ func (s *server) routes() {
 		query:    captureListingParams(false),
 		response: listingSchema(s.aiAnswerSchema()),
 		errors:   captureListingErrors,
-		read:     s.handleListAIResponses,
+		read:     captureListing(s, false, CaptureReader.AIAnswers),
 	})
 	s.handle(route{
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/search-snapshots",
@@ -733,7 +733,7 @@ func (s *server) routes() {
 		query:    captureListingParams(true),
 		response: listingSchema(s.searchSnapshotSchema()),
 		errors:   captureListingErrors,
-		read:     s.handleListSearchSnapshots,
+		read:     captureListing(s, true, CaptureReader.SearchSnapshots),
 	})
 	s.handle(route{
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/shopping-snapshots",
@@ -746,7 +746,7 @@ func (s *server) routes() {
 		query:    captureListingParams(true),
 		response: listingSchema(s.shoppingSnapshotSchema()),
 		errors:   captureListingErrors,
-		read:     s.handleListShoppingSnapshots,
+		read:     captureListing(s, true, CaptureReader.ShoppingSnapshots),
 	})
 	// (end of tracked queries)
 }
