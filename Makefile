@@ -20,7 +20,7 @@ GO_SOURCES := $(shell find . -name '*.go' -not -path './.local/*') go.mod go.sum
 help:
 	@echo "make run     start local engines, migrate, create a demo key and serve the API"
 	@echo "make test    start local engines and run the whole test suite"
-	@echo "make bench   load-test GET /api/v1/me through the full pipeline"
+	@echo "make bench   run every benchmark in benchmarks/ and print its figures"
 	@echo "make stop    stop the local engines"
 
 $(BIN): $(GO_SOURCES)
@@ -58,6 +58,10 @@ test: engines
 .PHONY: bench
 bench: migrate
 	benchmarks/me.sh
+	benchmarks/tracked.sh
+	benchmarks/scheduler.sh
+	go run ./benchmarks/ingest
+	go run ./benchmarks/extraction -n 5000
 
 .PHONY: stop
 stop:

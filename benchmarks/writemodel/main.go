@@ -1,0 +1,350 @@
+// Command writemodel benchmarks the tracked-query write model through the
+// whole API pipeline and prints requests/s and latency percentiles:
+//
+//   - the search listing (GET .../tracked-queries) of a project it fills
+//     with -queries tracked queries through the API, under a mix of
+//     parameters (default sort, search, sortBy=lastCheckedAt, engines,
+//     countries and status filters, deep offsets, limit=100);
+//   - creates of 100 combinations per call (10 fresh texts x 2 engines x 5
+//     countries), round-robin over -create-projects new projects; creates
+//     into one project serialise on its row lock.
+//
+// The server must run its River workers (`sightline run`): the listing
+// reads a projection they refresh, and measuring starts only once the
+// listing shows every query. It only targets loopback addresses, and every
+// phase is bounded in time and in requests.
+//
+//	go run ./benchmarks/writemodel -url http://127.0.0.1:18081 -key sl_... -org ID
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"text/tabwriter"
+	"time"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "writemodel:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	base := flag.String("url", "", "API base URL, loopback only (e.g. http://127.0.0.1:18081)")
+	key := flag.String("key", "", "API key with read and write capabilities, sent as a bearer token")
+	org := flag.String("org", "", "organization id; the key's user must be a manager or owner")
+	queries := flag.Int("queries", 10_000, "tracked queries in the listing project, a multiple of 100 (at most 100,000)")
+	duration := flag.Duration("duration", 20*time.Second, "how long each measured phase sends load (at most 10m)")
+	warmup := flag.Duration("warmup", 2*time.Second, "load sent before each phase and not measured")
+	concurrency := flag.Int("concurrency", 8, "listing requests in flight")
+	createConcurrency := flag.Int("create-concurrency", 2, "create calls in flight")
+	createProjects := flag.Int("create-projects", 10, "projects the create calls go to, round-robin")
+	maxRequests := flag.Int64("max-requests", 2_000_000, "stop the listing phase after this many measured requests")
+	maxCreates := flag.Int64("max-creates", 2_000, "stop the create phase after this many measured calls")
+	catchUp := flag.Duration("catch-up", 3*time.Minute, "longest wait for the search projection to show the setup")
+	only := flag.String("only", "", `"listing" or "create" runs one phase; empty runs both`)
+	flag.Parse()
+
+	switch {
+	case *key == "" || *org == "":
+		return errors.New("-key and -org are required")
+	case *queries <= 0 || *queries%perCall != 0 || *queries > 100_000:
+		return errors.New("-queries must be a positive multiple of 100, at most 100,000")
+	case *duration <= 0 || *duration > 10*time.Minute:
+		return errors.New("-duration must be within (0, 10m]")
+	case *concurrency < 1 || *createConcurrency < 1 || *createProjects < 1 || *maxRequests < 1 || *maxCreates < 1:
+		return errors.New("-concurrency, -create-concurrency, -create-projects, -max-requests and -max-creates must be positive")
+	case *only != "" && *only != "listing" && *only != "create":
+		return errors.New(`-only must be "listing" or "create"`)
+	}
+	c, err := newClient(*base, *key, max(*concurrency, *createConcurrency))
+	if err != nil {
+		return err
+	}
+	ctx := context.Background()
+	fmt.Printf("machine      %d cores, load average %s\n", runtime.NumCPU(), loadAverage())
+
+	if *only != "create" {
+		project, err := setupListing(ctx, c, *org, *queries, *catchUp)
+		if err != nil {
+			return err
+		}
+		if err := benchListing(ctx, c, trackedPath(*org, project), *queries, *warmup, *duration, *concurrency, *maxRequests); err != nil {
+			return err
+		}
+	}
+	if *only != "listing" {
+		return benchCreate(ctx, c, *org, *createProjects, *warmup, *duration, *createConcurrency, *maxCreates, *catchUp)
+	}
+	return nil
+}
+
+// variant is one kind of listing request and its share of the mix. An
+// answer counts as correct when it is a 200 and, where total is not
+// negative, reports that total.
+type variant struct {
+	name   string
+	weight int
+	total  int
+	query  func(rng *rand.Rand) url.Values
+}
+
+func fixed(kv ...string) func(*rand.Rand) url.Values {
+	return func(*rand.Rand) url.Values {
+		q := url.Values{}
+		for i := 0; i < len(kv); i += 2 {
+			q.Set(kv[i], kv[i+1])
+		}
+		return q
+	}
+}
+
+// listingMix is the parameter mix of the listing phase; weights sum to 100.
+// Shares of matching rows refer to the data setupListing creates.
+func listingMix(n int) []variant {
+	return []variant{
+		{"default (queryText desc, limit 20)", 25, n, fixed()},
+		{"limit=100", 10, n, fixed("limit", "100")},
+		{"deep page: offset>=n/2, limit=100", 10, n, func(rng *rand.Rand) url.Values {
+			pages := n / 100
+			return url.Values{"limit": {"100"}, "offset": {strconv.Itoa((pages/2 + rng.IntN(pages-pages/2)) * 100)}}
+		}},
+		{"search, 10% match", 10, -1, fixed("search", "running shoes")},
+		{"search, 1% match", 5, -1, fixed("search", "CRM Software for startups")},
+		{"search, no match", 3, 0, fixed("search", "quantum computing")},
+		{"sortBy=lastCheckedAt", 10, n, fixed("sortBy", "lastCheckedAt")},
+		{"sortBy=lastCheckedAt asc, limit=100", 5, n, fixed("sortBy", "lastCheckedAt", "sortOrder", "asc", "limit", "100")},
+		{"engines=chatgpt,perplexity (40%)", 7, -1, fixed("engines", "chatgpt,perplexity")},
+		{"status=paused (10%)", 5, n / pausedEvery, fixed("status", "paused")},
+		{"status=active+engines=google_serp+lastCheckedAt", 5, -1, fixed("status", "active", "engines", "google_serp", "sortBy", "lastCheckedAt")},
+		{"countries=DE (20%)", 5, n / len(countries), fixed("countries", "DE")},
+	}
+}
+
+func benchListing(ctx context.Context, c *client, base string, n int, warmup, duration time.Duration, concurrency int, maxRequests int64) error {
+	mix := listingMix(n)
+	var schedule []int // 100 slots, shuffled, so every window of the run sees the mix
+	for i, v := range mix {
+		for range v.weight {
+			schedule = append(schedule, i)
+		}
+	}
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(schedule), func(i, j int) { schedule[i], schedule[j] = schedule[j], schedule[i] })
+	var next atomic.Int64
+	do := func(ctx context.Context, rng *rand.Rand) (int, reply, error) {
+		v := schedule[next.Add(1)%int64(len(schedule))]
+		r, err := c.call(ctx, http.MethodGet, base+"?"+mix[v].query(rng).Encode(), nil)
+		return v, r, err
+	}
+	ok := func(v int, r reply) bool {
+		if r.status != http.StatusOK {
+			return false
+		}
+		if mix[v].total < 0 {
+			return true
+		}
+		var page struct {
+			Total int `json:"total"`
+		}
+		return json.Unmarshal(r.body, &page) == nil && page.Total == mix[v].total
+	}
+
+	phase(warmup, concurrency, 1<<62, len(mix), do, ok)
+	res := phase(duration, concurrency, maxRequests, len(mix), do, ok)
+	names := make([]string, len(mix))
+	for i, v := range mix {
+		names[i] = fmt.Sprintf("%s [%d%%]", v.name, v.weight)
+	}
+	fmt.Printf("\nGET tracked-queries listing, %d queries, concurrency %d (load average after: %s)\n", n, concurrency, loadAverage())
+	return res.report(names)
+}
+
+func benchCreate(ctx context.Context, c *client, org string, projects int, warmup, duration time.Duration, concurrency int, maxCreates int64, catchUp time.Duration) error {
+	type target struct {
+		base, cluster string
+		created       atomic.Int64
+	}
+	targets := make([]*target, projects)
+	for i := range targets {
+		project, clusters, err := createProject(ctx, c, org, fmt.Sprintf("Create bench %d %s", i+1, time.Now().UTC().Format(time.RFC3339Nano)), 1)
+		if err != nil {
+			return err
+		}
+		targets[i] = &target{base: trackedPath(org, project), cluster: clusters[0]}
+	}
+	var calls atomic.Int64
+	// A create runs to its answer even when the phase ends meanwhile, so
+	// that every committed query is counted.
+	do := func(_ context.Context, _ *rand.Rand) (int, reply, error) {
+		n := calls.Add(1)
+		t := targets[n%int64(len(targets))]
+		r, err := c.call(ctx, http.MethodPost, t.base, freshCreateBody(n, t.cluster))
+		if err == nil && r.status == http.StatusOK {
+			var a createAnswer
+			if json.Unmarshal(r.body, &a) == nil {
+				t.created.Add(int64(len(a.Successful)))
+			}
+		}
+		return 0, r, err
+	}
+	ok := func(_ int, r reply) bool {
+		var a createAnswer
+		return r.status == http.StatusOK && json.Unmarshal(r.body, &a) == nil && len(a.Successful) == perCall
+	}
+	phase(warmup, concurrency, 1<<62, 1, do, ok)
+	res := phase(duration, concurrency, maxCreates, 1, do, ok)
+	writesDone := time.Now()
+	fmt.Printf("\nPOST tracked-queries, 100 combinations per call (10 fresh texts x 2 engines x 5 countries), "+
+		"round-robin over %d projects, concurrency %d (load average after: %s)\n", projects, concurrency, loadAverage())
+	if err := res.report([]string{"create 100"}); err != nil {
+		return err
+	}
+	var total int64
+	for _, t := range targets {
+		n := t.created.Load()
+		total += n
+		if err := awaitProjection(ctx, c, t.base, map[string]int{"": int(n)}, catchUp); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("projection   %d queries created in %d projects; the listings showed them all %.1fs after the last write\n",
+		total, projects, time.Since(writesDone).Seconds())
+	return nil
+}
+
+// result is what one phase measured, by variant.
+type result struct {
+	latencies [][]time.Duration
+	failed    []int64
+	errors    int64
+	elapsed   time.Duration
+	firstBad  string
+}
+
+// phase sends requests from concurrency workers for d or until maxRequests
+// were measured. do sends one request and names its variant; ok tells a
+// correct answer of that variant.
+func phase(d time.Duration, concurrency int, maxRequests int64, variants int,
+	do func(context.Context, *rand.Rand) (int, reply, error), ok func(int, reply) bool,
+) result {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	var (
+		mu     sync.Mutex
+		wg     sync.WaitGroup
+		budget atomic.Int64
+	)
+	res := result{latencies: make([][]time.Duration, variants), failed: make([]int64, variants)}
+	budget.Store(maxRequests)
+	start := time.Now()
+	for w := range concurrency {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(w), 7))
+			local := make([][]time.Duration, variants)
+			failed := make([]int64, variants)
+			var errs int64
+			var bad string
+			for ctx.Err() == nil && budget.Add(-1) >= 0 {
+				v, r, err := do(ctx, rng)
+				switch {
+				case err != nil:
+					if ctx.Err() == nil {
+						errs++
+					}
+				case !ok(v, r):
+					failed[v]++
+					if bad == "" {
+						bad = fmt.Sprintf("%d %s", r.status, snippet(r.body))
+					}
+				default:
+					local[v] = append(local[v], r.latency)
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for v := range variants {
+				res.latencies[v] = append(res.latencies[v], local[v]...)
+				res.failed[v] += failed[v]
+			}
+			res.errors += errs
+			if res.firstBad == "" {
+				res.firstBad = bad
+			}
+		})
+	}
+	wg.Wait()
+	res.elapsed = time.Since(start)
+	return res
+}
+
+// report prints the totals, then one line per variant when there are
+// several; it fails when any answer was wrong.
+func (r result) report(names []string) error {
+	var all []time.Duration
+	var failed int64
+	for v := range r.latencies {
+		slices.Sort(r.latencies[v])
+		all = append(all, r.latencies[v]...)
+		failed += r.failed[v]
+	}
+	slices.Sort(all)
+	n := len(all)
+	if n == 0 {
+		return fmt.Errorf("no request succeeded (%d wrong answers, %d transport errors; first: %s)", failed, r.errors, r.firstBad)
+	}
+	fmt.Printf("requests     %d in %.1fs (%d wrong answers, %d transport errors)\n", n, r.elapsed.Seconds(), failed, r.errors)
+	fmt.Printf("throughput   %.1f requests/s\n", float64(n)/r.elapsed.Seconds())
+	fmt.Printf("latency      p50 %s  p90 %s  p99 %s  max %s\n",
+		round(pct(all, 0.50)), round(pct(all, 0.90)), round(pct(all, 0.99)), round(all[n-1]))
+	if len(names) > 1 {
+		w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(w, "variant\trequests\tp50\tp90\tp99\t")
+		for v, name := range names {
+			l := r.latencies[v]
+			if len(l) == 0 {
+				fmt.Fprintf(w, "%s\t0\t-\t-\t-\t\n", name)
+				continue
+			}
+			fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%s\t\n", name, len(l), round(pct(l, 0.5)), round(pct(l, 0.9)), round(pct(l, 0.99)))
+		}
+		w.Flush()
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d answers were wrong (not 200: rate limits not raised, or a bad key? or an unexpected total); first: %s",
+			failed, r.firstBad)
+	}
+	return nil
+}
+
+// pct is the p-quantile of sorted latencies.
+func pct(sorted []time.Duration, p float64) time.Duration {
+	return sorted[min(len(sorted)-1, int(float64(len(sorted))*p))]
+}
+
+// loadAverage is the machine's 1, 5 and 15 minute load averages where the
+// system tells them (Linux), since figures taken on a busy machine mean
+// little.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if fields := strings.Fields(string(b)); err == nil && len(fields) >= 3 {
+		return strings.Join(fields[:3], " ")
+	}
+	return "unknown"
+}
+
+func round(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
