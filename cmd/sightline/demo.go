@@ -44,7 +44,7 @@ API key (shown once): %s
 Try:
   curl -s -H 'Authorization: Bearer %[3]s' %[4]s/api/v1/me
   curl -s -H 'Authorization: Bearer %[3]s' '%[4]s/api/v1/organizations?limit=5'
-  curl -s -H 'Authorization: Bearer %[3]s' -H 'Accept: text/csv' %[4]s/api/v1/organizations
+  curl -s -H 'Authorization: Bearer %[3]s' -H 'Accept: text/csv' %[4]s/api/v1/organizations/%[1]s/projects
 The contract: %[4]s/api/v1/doc/json   Metrics: %[4]s/metrics
 `, orgID, demoEmail, key.Secret, baseURL)
 		return nil, nil
