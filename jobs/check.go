@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -112,6 +113,11 @@ type CheckWorker struct {
 	Engine ingest.Engine
 	Sink   CaptureSink
 	Logger *slog.Logger
+
+	// retryDelays holds, per job id, the wait an engine asked for on the
+	// attempt that just failed, from failed until NextRetry reads it; River
+	// calls both in the process that ran the attempt.
+	retryDelays sync.Map
 }
 
 // Timeout bounds one attempt.
@@ -119,9 +125,13 @@ func (w *CheckWorker) Timeout(*river.Job[CheckArgs]) time.Duration { return Chec
 
 // NextRetry backs off 1, 5, 25 minutes then 2 hours after the attempts
 // that failed, with up to 10% jitter so that a burst of failures does not
-// come back at once.
+// come back at once, and never sooner than the engine's Retry-After.
 func (w *CheckWorker) NextRetry(job *river.Job[CheckArgs]) time.Time {
-	return time.Now().Add(checkBackoff(job.Attempt))
+	delay := checkBackoff(job.Attempt)
+	if asked, ok := w.retryDelays.LoadAndDelete(job.ID); ok {
+		delay = max(delay, asked.(time.Duration))
+	}
+	return time.Now().Add(delay)
 }
 
 func checkBackoff(attempt int) time.Duration {
@@ -239,6 +249,10 @@ func (w *CheckWorker) failed(ctx context.Context, job *river.Job[CheckArgs], run
 	}
 	if err := oltp.DelayCheckRun(record, w.Pool, run, code, cause.Error()); err != nil {
 		return errors.Join(cause, err)
+	}
+	var asked interface{ RetryDelay() time.Duration }
+	if errors.As(cause, &asked) && asked.RetryDelay() > 0 {
+		w.retryDelays.Store(job.ID, asked.RetryDelay())
 	}
 	return cause
 }

@@ -349,3 +349,28 @@ func TestChecksWorkerBacksOff(t *testing.T) {
 		}
 	}
 }
+
+// checksRateLimited is a retryable engine error that asks for a wait, like
+// an ingest/engine.Error with a Retry-After.
+type checksRateLimited struct{ wait time.Duration }
+
+func (e checksRateLimited) Error() string             { return "rate limited" }
+func (e checksRateLimited) Retryable() bool           { return true }
+func (e checksRateLimited) RetryDelay() time.Duration { return e.wait }
+
+func TestChecksWorkerWaitsAtLeastTheEnginesRetryAfter(t *testing.T) {
+	t.Parallel()
+	w := checksWorkerSetup(t)
+	w.engine.failAt = func(context.Context, ingest.Request) error { return checksRateLimited{3 * time.Hour} }
+	if err := w.work(w.ctx, 1); err == nil {
+		t.Fatal("a rate-limited attempt reported success")
+	}
+	job := &river.Job[jobs.CheckArgs]{JobRow: &rivertype.JobRow{ID: 1, Attempt: 1}}
+	if delay := time.Until(w.worker.NextRetry(job)); delay < 3*time.Hour-time.Minute {
+		t.Fatalf("next attempt in %s, want at least the engine's 3h", delay)
+	}
+	// Asked once: the next failure without a Retry-After backs off as usual.
+	if delay := time.Until(w.worker.NextRetry(job)); delay > 2*time.Minute {
+		t.Fatalf("a later retry still waits %s", delay)
+	}
+}

@@ -56,6 +56,10 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// RetryDelay is the least wait before asking again that the provider asked
+// for; zero when it asked for none. The check worker waits at least this.
+func (e *Error) RetryDelay() time.Duration { return e.RetryAfter }
+
 // Retryable reports whether asking again later may succeed: timeouts, rate
 // limits and unavailability are passing; rejections and malformed answers
 // are not.
