@@ -147,8 +147,13 @@ func (s *server) handleReportAIResponse(r *request, tx pgx.Tx) (int, any, error)
 		return 0, nil, err
 	}
 	ctx := r.Context()
-	p, err := s.projectForWrite(r, tx)
+	// The report changes nothing here, so the project is checked without
+	// the write lock, which would otherwise be held through the forward.
+	p, err := s.projectForRead(r)
 	if err != nil {
+		return 0, nil, err
+	}
+	if err := p.CheckWritable(); err != nil {
 		return 0, nil, err
 	}
 	queryID, err := trackedQueryID(r)

@@ -16,16 +16,21 @@ import (
 	"github.com/sightline/sightline"
 )
 
-// checksLocator routes AI answers from a fixed table: answer id -> run id
-// (uuid.Nil: known answer without a run).
+// checksLocator routes AI answers of one tracked query from a fixed table:
+// answer id -> run id (uuid.Nil: known answer without a run). Like the
+// analytics store, it knows no answer of any other query.
 type checksLocator struct {
 	mu      sync.Mutex
+	query   uuid.UUID
 	answers map[uuid.UUID]uuid.UUID
 }
 
-func (l *checksLocator) LocateAIResponse(_ context.Context, _, _, aiResponseID uuid.UUID) (uuid.UUID, bool, error) {
+func (l *checksLocator) LocateAIResponse(_ context.Context, _, trackedQueryID, aiResponseID uuid.UUID) (uuid.UUID, bool, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if trackedQueryID != l.query {
+		return uuid.Nil, false, nil
+	}
 	run, ok := l.answers[aiResponseID]
 	return run, ok, nil
 }
@@ -98,6 +103,7 @@ func checksReportSetup(t *testing.T) *checksReportFixture {
 	rf.query = rf.checksFixture.query(rf.project, "best crm", 1, 0)
 	rf.runID = rf.run(rf.query, "chatgpt", "pending")
 	rf.answer = uuid.Must(uuid.NewV7())
+	rf.locator.query = rf.query
 	rf.locator.answers[rf.answer] = rf.runID
 	return rf
 }
@@ -201,7 +207,7 @@ func TestChecksReportRouting(t *testing.T) {
 		{"malformed query id", rf.reportPath("nope", rf.answer.String()), 404, sightline.CodeTrackedQueryNotFound},
 		{"answer without a run", rf.reportPath(rf.query.String(), noRun.String()), 409, sightline.CodeAICheckSessionUnavailable},
 		{"run not recorded", rf.reportPath(rf.query.String(), unknownRun.String()), 409, sightline.CodeAICheckSessionUnavailable},
-		{"run of another query", rf.reportPath(otherQuery.String(), rf.answer.String()), 409, sightline.CodeAICheckSessionUnavailable},
+		{"answer of another query", rf.reportPath(otherQuery.String(), rf.answer.String()), 404, sightline.CodeAIResponseNotFound},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			assertError(t, rf.report(rf.owner.key, c.path, body, uuid.NewString()), c.status, c.code)

@@ -374,3 +374,30 @@ func TestChecksWorkerWaitsAtLeastTheEnginesRetryAfter(t *testing.T) {
 		t.Fatalf("a later retry still waits %s", delay)
 	}
 }
+
+func TestChecksReaperFailsRunsWhoseJobWasDiscarded(t *testing.T) {
+	t.Parallel()
+	w := checksWorkerSetup(t)
+	w.wantUnits(0, 3)
+	reap := &jobs.ReapCheckRunsWorker{Pool: w.pool, Logger: slog.New(slog.DiscardHandler)}
+	if err := reap.Work(w.ctx, &river.Job[jobs.ReapCheckRunsArgs]{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.state(); got != "pending done=0 charged=0 reserved=3 error=-" {
+		t.Fatalf("a run whose job is alive was touched: %s", got)
+	}
+	// River gives up on the job (last attempt failed, rescued, panicked)
+	// without the worker closing the run.
+	w.exec(`UPDATE river_job SET state = 'discarded', finalized_at = now()
+	        WHERE kind = 'check' AND (args->>'runId')::uuid = $1`, w.run)
+	if err := reap.Work(w.ctx, &river.Job[jobs.ReapCheckRunsArgs]{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.state(); got != "failed done=0 charged=0 reserved=0 error=abandoned" {
+		t.Fatalf("run after the reap: %s", got)
+	}
+	w.wantUnits(0, 0)
+	if n := w.count(`SELECT count(*) FROM check_runs WHERE tracked_query_id = $1 AND status IN ('pending', 'running', 'awaiting_retry')`, w.query); n != 0 {
+		t.Fatalf("%d runs still hold the query's open slot", n)
+	}
+}

@@ -51,6 +51,7 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 	river.AddWorker(workers, &ScheduleChecksWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &RefreshCheckMetricsWorker{Pool: pool, ClickHouse: cfg.ClickHouse})
 	river.AddWorker(workers, &DescribeBrandWorker{Pool: pool, Engine: cfg.Engine})
+	river.AddWorker(workers, &ReapCheckRunsWorker{Pool: pool, Logger: cfg.Logger})
 	// (end of workers)
 
 	riverCfg := &river.Config{
@@ -78,6 +79,9 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 			river.NewPeriodicJob(river.PeriodicInterval(ScheduleChecksInterval),
 				func() (river.JobArgs, *river.InsertOpts) { return ScheduleChecksArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true, ID: "check_schedule"}),
+			river.NewPeriodicJob(river.PeriodicInterval(ReapCheckRunsInterval),
+				func() (river.JobArgs, *river.InsertOpts) { return ReapCheckRunsArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true, ID: "check_run_reap"}),
 			// (end of periodic jobs)
 		}
 	}

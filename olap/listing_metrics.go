@@ -30,14 +30,20 @@ type LastCheck struct {
 }
 
 // LastChecks returns the last check of each of the project's tracked
-// queries that has one.
+// queries that has one. A run counts once every one of its passes is
+// stored: a run in progress, or one that failed after some passes, is not
+// a completed check.
 func LastChecks(ctx context.Context, conn driver.Conn, projectID uuid.UUID) ([]LastCheck, error) {
 	rows, err := conn.Query(ctx, `
-		WITH latest AS (
-			SELECT tracked_query_id, argMax(run_id, captured_at) AS run_id
+		WITH complete AS (
+			SELECT tracked_query_id, run_id, any(captured_at) AS at
 			FROM rank_rows
 			WHERE project_id = ? AND relation = 'own'
-			GROUP BY tracked_query_id
+			GROUP BY tracked_query_id, run_id
+			HAVING uniqExact(pass_index) = any(pass_count)
+		),
+		latest AS (
+			SELECT tracked_query_id, argMax(run_id, at) AS run_id FROM complete GROUP BY tracked_query_id
 		),
 		own AS (
 			SELECT tracked_query_id,

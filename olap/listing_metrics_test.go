@@ -36,7 +36,10 @@ func TestListingMetrics(t *testing.T) {
 	s := f.pass(serp, serpRun, sightline.EngineGoogleSERP, 0, 1, 6)
 	s.SearchResults = []olap.SearchResult{f.result(1, f.aDom, sightline.RelationTrackedCompetitor, &f.compA),
 		f.result(3, f.ownDomain, sightline.RelationOwn, nil)}
-	if err := olap.InsertPasses(ctx, f.conn, []olap.PassRows{old, p0, p1, s}); err != nil {
+	// A newer run with one of its two passes stored is not a completed check.
+	partial := f.pass(ai, uuid.New(), sightline.EngineChatGPT, 0, 2, 8)
+	partial.ResponseText = "unfinished"
+	if err := olap.InsertPasses(ctx, f.conn, []olap.PassRows{old, p0, p1, s, partial}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -70,9 +73,10 @@ func TestListingMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Three AI answers, two naming the own brand (positions 1 and 2), one
+	// Windowed metrics count every stored pass: four AI answers (the partial
+	// run's included), two naming the own brand (positions 1 and 2), one
 	// search page with the own site at 3.
-	if m.MentionRate == nil || math.Abs(*m.MentionRate-200.0/3) > 1e-9 || m.AvgMentionPosition == nil ||
+	if m.MentionRate == nil || *m.MentionRate != 50 || m.AvgMentionPosition == nil ||
 		*m.AvgMentionPosition != 1.5 || m.SerpRate == nil || *m.SerpRate != 100 || m.AvgSerpPosition == nil ||
 		*m.AvgSerpPosition != 3 || m.ShoppingRate != nil || m.SerpPositionStability != nil ||
 		m.PositivityIndex == nil || *m.PositivityIndex != 50 || m.ShareOfVoice == nil || m.LastRankDetectedAt == nil ||

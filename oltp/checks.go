@@ -663,3 +663,22 @@ func CheckRunOfQuery(ctx context.Context, db DBTX, projectID, trackedQueryID, ru
 	}
 	return found, nil
 }
+
+// FailAbandonedCheckRuns fails the runs still open whose check job River
+// gave up on (discarded after its last attempt, by the rescuer, after a
+// panic, or cancelled) without the worker closing the run, giving back
+// their reserved units. Otherwise such a run would hold its query's one
+// open slot forever and the query would never be checked again. It returns
+// how many runs it failed.
+func FailAbandonedCheckRuns(ctx context.Context, db DBTX) (int64, error) {
+	tag, err := db.Exec(ctx, `
+		UPDATE check_runs r SET status = 'failed', reserved_units = 0, finished_at = now(), updated_at = now(),
+		       error_code = 'abandoned', error_message = 'the check job ended without finishing the run'
+		FROM river_job j
+		WHERE j.kind = 'check' AND j.state IN ('discarded', 'cancelled')
+		  AND r.id = (j.args->>'runId')::uuid AND `+openRun)
+	if err != nil {
+		return 0, fmt.Errorf("failing abandoned check runs: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}

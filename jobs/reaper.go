@@ -1,0 +1,42 @@
+package jobs
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+
+	"github.com/sightline/sightline/oltp"
+)
+
+// ReapCheckRunsArgs asks for the check runs River gave up on to be failed
+// (oltp.FailAbandonedCheckRuns).
+type ReapCheckRunsArgs struct{}
+
+// Kind names the job on the queue.
+func (ReapCheckRunsArgs) Kind() string { return "check_run_reap" }
+
+// ReapCheckRunsInterval is how often abandoned runs are looked for. River
+// keeps discarded jobs for days, far longer than this.
+const ReapCheckRunsInterval = 5 * time.Minute
+
+// ReapCheckRunsWorker fails abandoned check runs.
+type ReapCheckRunsWorker struct {
+	river.WorkerDefaults[ReapCheckRunsArgs]
+	Pool   *pgxpool.Pool
+	Logger *slog.Logger
+}
+
+// Work runs one pass.
+func (w *ReapCheckRunsWorker) Work(ctx context.Context, _ *river.Job[ReapCheckRunsArgs]) error {
+	n, err := oltp.FailAbandonedCheckRuns(ctx, w.Pool)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		w.Logger.WarnContext(ctx, "failed check runs whose jobs were discarded", "runs", n)
+	}
+	return nil
+}
