@@ -63,35 +63,40 @@ func (w *ScheduleChecksWorker) Work(ctx context.Context, _ *river.Job[ScheduleCh
 
 // ScheduleChecks gives every due query a pending scheduled run (see
 // oltp.ScheduleDueChecks for which queries, in which order and within
-// which budget) and enqueues each run's job, all in one transaction: a
-// crash never leaves a run without its job or a reservation without its
-// run. It works in set-based batches of scheduleBatch queries and returns
-// the runs created. Two schedulers at once take disjoint queries (SKIP
-// LOCKED) and never schedule one twice.
+// which budget) and enqueues each run's job. It works in set-based batches
+// of scheduleBatch queries, each in its own transaction with its runs'
+// jobs and reservations, so a crash never leaves a run without its job or
+// a reservation without its run, and no batch holds its query and contract
+// locks while the next is chosen. It returns the runs created. Two
+// schedulers at once take disjoint queries (SKIP LOCKED) and never
+// schedule one twice.
 func ScheduleChecks(ctx context.Context, pool *pgxpool.Pool, client *river.Client[pgx.Tx]) (int, error) {
-	tx, err := pool.Begin(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("beginning schedule: %w", err)
-	}
-	defer tx.Rollback(context.WithoutCancel(ctx)) //nolint:errcheck // a no-op after Commit
 	var (
 		cursor oltp.ScheduleCursor
 		skip   []uuid.UUID
 		total  int
 	)
 	for total < scheduleMaxRuns {
-		batch, err := oltp.ScheduleDueChecks(ctx, tx, cursor, scheduleBatch, skip)
-		if err != nil {
-			return 0, err
-		}
-		if len(batch.Runs) > 0 {
+		var batch *oltp.ScheduledBatch
+		err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+			var err error
+			if batch, err = oltp.ScheduleDueChecks(ctx, tx, cursor, scheduleBatch, skip); err != nil {
+				return err
+			}
+			if len(batch.Runs) == 0 {
+				return nil
+			}
 			params := make([]river.InsertManyParams, len(batch.Runs))
 			for i, id := range batch.Runs {
 				params[i] = CheckJob(id, oltp.CheckTriggerScheduled)
 			}
 			if _, err := client.InsertManyFastTx(ctx, tx, params); err != nil {
-				return 0, fmt.Errorf("enqueueing scheduled checks: %w", err)
+				return fmt.Errorf("enqueueing scheduled checks: %w", err)
 			}
+			return nil
+		})
+		if err != nil {
+			return total, fmt.Errorf("scheduling checks: %w", err)
 		}
 		total += len(batch.Runs)
 		skip = append(skip, batch.Exhausted...)
@@ -99,9 +104,6 @@ func ScheduleChecks(ctx context.Context, pool *pgxpool.Pool, client *river.Clien
 		if batch.Done {
 			break
 		}
-	}
-	if err := tx.Commit(ctx); err != nil {
-		return 0, fmt.Errorf("committing schedule: %w", err)
 	}
 	return total, nil
 }
