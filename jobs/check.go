@@ -152,6 +152,14 @@ func (w *CheckWorker) Work(ctx context.Context, job *river.Job[CheckArgs]) error
 	if err != nil {
 		return err
 	}
+	cancelled, err := oltp.CancelCheckRunOfPausedQuery(ctx, w.Pool, job.Args.RunID)
+	if err != nil {
+		return err
+	}
+	if cancelled {
+		w.Logger.InfoContext(ctx, "check run cancelled: its query was paused before it started", "runId", job.Args.RunID)
+		return nil
+	}
 	run, err := oltp.StartCheckRun(ctx, w.Pool, job.Args.RunID, job.Attempt)
 	if err != nil {
 		return err

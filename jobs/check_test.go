@@ -401,3 +401,19 @@ func TestChecksReaperFailsRunsWhoseJobWasDiscarded(t *testing.T) {
 		t.Fatalf("%d runs still hold the query's open slot", n)
 	}
 }
+
+func TestChecksWorkerCancelsTheRunOfAQueryPausedBeforeItStarted(t *testing.T) {
+	t.Parallel()
+	w := checksWorkerSetup(t)
+	w.exec(`UPDATE tracked_queries SET status = 'paused' WHERE id = $1`, w.query)
+	if err := w.work(w.ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.engine.passes()) != 0 {
+		t.Fatalf("asked the engine %v for a paused query", w.engine.passes())
+	}
+	if got := w.state(); got != "cancelled done=0 charged=0 reserved=0 error=-" {
+		t.Fatalf("run %s", got)
+	}
+	w.wantUnits(0, 0)
+}

@@ -682,3 +682,19 @@ func FailAbandonedCheckRuns(ctx context.Context, db DBTX) (int64, error) {
 	}
 	return tag.RowsAffected(), nil
 }
+
+// CancelCheckRunOfPausedQuery cancels the run, giving back its units, when
+// its tracked query was paused before the run stored any pass (spec 3.1:
+// a paused query is no longer checked; only a check already under way
+// completes). It reports whether it cancelled the run.
+func CancelCheckRunOfPausedQuery(ctx context.Context, db DBTX, runID uuid.UUID) (bool, error) {
+	tag, err := db.Exec(ctx, `
+		UPDATE check_runs r SET status = 'cancelled', reserved_units = 0, finished_at = now(), updated_at = now()
+		FROM tracked_queries q
+		WHERE r.id = $1 AND q.project_id = r.project_id AND q.id = r.tracked_query_id AND q.status = 'paused'
+		  AND r.passes_done = 0 AND `+openRun, runID)
+	if err != nil {
+		return false, fmt.Errorf("cancelling the run of a paused query: %w", err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
