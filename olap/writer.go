@@ -12,6 +12,7 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/sync/errgroup"
 )
 
 // WriterOptions tunes a Writer; zero values take the defaults.
@@ -282,7 +283,7 @@ func (w *Writer) store(b *writeBatch) error {
 	entries := uniqueEntries(b.entries)
 	var (
 		blocks []block // prepared once: retries re-send the same blocks with the same tokens
-		sent   int     // blocks stored by earlier attempts
+		sent   []bool  // per block: stored by an earlier attempt
 		delay  = w.opts.RetryDelay
 	)
 	for attempt := 1; ; attempt++ {
@@ -301,16 +302,26 @@ func (w *Writer) store(b *writeBatch) error {
 				if err != nil {
 					return err
 				}
-				blocks = prepared
+				blocks, sent = prepared, make([]bool, len(prepared))
 				w.metrics.skipped(entries, blocks)
 			}
-			for ; sent < len(blocks); sent++ {
-				if err := blocks[sent].insert(ctx, w.conn, w.columns[blocks[sent].table]); err != nil {
-					return err
+			// The tables are independent, so their blocks go in parallel;
+			// each one's views see only its own block.
+			var group errgroup.Group
+			for i := range blocks {
+				if sent[i] {
+					continue
 				}
-				w.metrics.stored(blocks[sent])
+				group.Go(func() error {
+					if err := blocks[i].insert(ctx, w.conn, w.columns[blocks[i].table]); err != nil {
+						return err
+					}
+					sent[i] = true
+					w.metrics.stored(blocks[i])
+					return nil
+				})
 			}
-			return nil
+			return group.Wait()
 		}()
 		if err == nil {
 			return nil
