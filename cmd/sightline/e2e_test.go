@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,10 +28,11 @@ type service struct {
 	getenv func(string) string
 	ch     string // the ClickHouse database's URL
 	logs   *syncWriter
+	stop   func() error // cancels the run, as SIGTERM does, and waits for it
 }
 
-// startService runs `sightline run` until the test ends and waits until
-// it is ready.
+// startService runs `sightline run` until the test ends (or stop) and
+// waits until it is ready.
 func startService(t *testing.T) *service {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -44,15 +47,18 @@ func startService(t *testing.T) *service {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"run"}, s.getenv, &bytes.Buffer{}, s.logs) }()
-	t.Cleanup(func() {
+	s.stop = sync.OnceValue(func() error {
 		cancel()
 		select {
 		case err := <-done:
-			if err != nil {
-				t.Errorf("run returned %v", err)
-			}
+			return err
 		case <-time.After(30 * time.Second):
-			t.Error("did not stop within 30s")
+			return errors.New("did not stop within 30s")
+		}
+	})
+	t.Cleanup(func() {
+		if err := s.stop(); err != nil {
+			t.Errorf("run: %v", err)
 		}
 	})
 	s.eventually("ready", 10*time.Second, func() bool {

@@ -5,13 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/sightline/sightline/olap/olaptest"
 	"github.com/sightline/sightline/oltp/oltptest"
 )
 
@@ -91,36 +88,8 @@ func TestAdmin(t *testing.T) {
 
 func TestRunServesAndStopsCleanly(t *testing.T) {
 	t.Parallel()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	getenv := env(t, map[string]string{"CLICKHOUSE_URL": olaptest.NewDatabase(t), "SIGHTLINE_LISTEN": addr})
-
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	var logs syncWriter
-	go func() { done <- run(ctx, []string{"run"}, getenv, &bytes.Buffer{}, &logs) }()
-
-	var ready bool
-	for range 100 {
-		res, err := http.Get("http://" + addr + "/readyz")
-		if err == nil {
-			res.Body.Close()
-			if res.StatusCode == http.StatusOK {
-				ready = true
-				break
-			}
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if !ready {
-		cancel()
-		t.Fatalf("never ready; logs:\n%s", logs.String())
-	}
-	res, err := http.Get("http://" + addr + "/metrics")
+	s := startService(t)
+	res, err := http.Get(s.base + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,18 +101,12 @@ func TestRunServesAndStopsCleanly(t *testing.T) {
 		}
 	}
 
-	cancel() // what SIGTERM does through signal.NotifyContext
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("run returned %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("did not stop within 30s")
+	if err := s.stop(); err != nil {
+		t.Fatalf("run: %v", err)
 	}
 	for _, want := range []string{"api stopped", "workers stopped"} {
-		if !strings.Contains(logs.String(), want) {
-			t.Errorf("logs lack %q:\n%s", want, logs.String())
+		if !strings.Contains(s.logs.String(), want) {
+			t.Errorf("logs lack %q:\n%s", want, s.logs.String())
 		}
 	}
 }
