@@ -68,7 +68,10 @@ type PassResult struct {
 	// CapturedAt is the run's capture time, shared by all its passes and
 	// retries (the run's first start).
 	CapturedAt time.Time
-	Capture    ingest.Capture
+	// FirstAttempt says no earlier attempt of the run can have stored this
+	// pass, so the sink need not look for it.
+	FirstAttempt bool
+	Capture      ingest.Capture
 	// Brands is the project's brand configuration when the pass ran.
 	Brands ingest.Brands
 }
@@ -190,7 +193,8 @@ func (w *CheckWorker) Work(ctx context.Context, job *river.Job[CheckArgs]) error
 			RunID: run.ID, TrackedQueryID: run.TrackedQueryID, ProjectID: run.ProjectID,
 			OrganizationID: run.OrganizationID, Engine: engine, Country: run.Country, Locale: locale,
 			QueryText: run.QueryText, PassIndex: pass, PassCount: run.NPasses, CapturedAt: run.StartedAt,
-			Capture: capture, Brands: brands,
+			FirstAttempt: job.Attempt == 1,
+			Capture:      capture, Brands: brands,
 		})
 		if err != nil {
 			return w.failed(ctx, job, run, checkErrorStorage, err)

@@ -49,6 +49,11 @@ type Pass struct {
 // is written.
 type PassRows struct {
 	Pass
+	// Fresh promises that no earlier attempt can have stored this pass: it
+	// is the first attempt of its run. The writer then does not look the
+	// pass up before inserting it; the deduplication tokens still cover a
+	// retried flush.
+	Fresh bool
 	ResponseText   string
 	Mentions       []Mention
 	Citations      []Citation
@@ -689,7 +694,7 @@ func insertColumns(ctx context.Context, conn driver.Conn) ([numCaptureTables][]c
 }
 
 // storedPasses returns, per table, which of the entries' passes it already
-// holds. The lookup narrows by project, day and tracked query, the head of
+// holds; Fresh passes are not looked up. The lookup narrows by project, day and tracked query, the head of
 // every sorting key, then by run. Values are formatted from typed UUIDs and dates, so the
 // literal lists are safe, and they keep long lists out of the URL.
 func storedPasses(ctx context.Context, conn driver.Conn, entries []*passEntry) ([numCaptureTables]map[passKey]bool, error) {
@@ -700,6 +705,9 @@ func storedPasses(ctx context.Context, conn driver.Conn, entries []*passEntry) (
 	projects, days, queries, runs := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	var wanted [numCaptureTables]bool
 	for _, e := range entries {
+		if e.rows.Fresh {
+			continue
+		}
 		projects["'"+e.rows.ProjectID.String()+"'"] = true
 		days["'"+e.rows.CapturedAt.UTC().Format(time.DateOnly)+"'"] = true
 		queries["'"+e.rows.TrackedQueryID.String()+"'"] = true

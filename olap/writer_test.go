@@ -3,6 +3,7 @@ package olap_test
 import (
 	"context"
 	"errors"
+	"maps"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -250,5 +251,29 @@ func TestWriterFlushAndCancel(t *testing.T) {
 
 	if err := w.Write(context.Background(), olap.PassRows{}); !errors.Is(err, olap.ErrInvalidPass) {
 		t.Errorf("invalid pass: %v, want ErrInvalidPass before ErrWriterClosed", err)
+	}
+}
+
+func TestWriterStoresFreshPassesWithoutLookingThemUp(t *testing.T) {
+	t.Parallel()
+	f := newCapturesFixture(t)
+	w := olap.NewWriter(f.conn, olap.WriterOptions{FlushInterval: 10 * time.Millisecond})
+	t.Cleanup(func() { _ = w.Close(context.Background()) })
+	d := f.dataset()
+	fresh := make([]olap.PassRows, len(d.passes))
+	for i, p := range d.passes {
+		p.Fresh = true
+		fresh[i] = p
+	}
+	if err := w.Write(context.Background(), fresh...); err != nil {
+		t.Fatal(err)
+	}
+	before := capturesTableCounts(t, f)
+	// A later attempt of the same runs is not fresh: looked up, skipped.
+	if err := w.Write(context.Background(), d.passes...); err != nil {
+		t.Fatal(err)
+	}
+	if after := capturesTableCounts(t, f); !maps.Equal(before, after) || after["rank_rows"] != 13 {
+		t.Errorf("counts %v after re-sending the stored passes, want %v (13 rank rows)", after, before)
 	}
 }

@@ -421,6 +421,7 @@ func ingestAll(ctx context.Context, w workload, writer *olap.Writer, sim *simula
 						RunID: r.id, PassIndex: uint8(pass), PassCount: uint8(r.passes), Engine: r.engine,
 						Country: r.country, Locale: r.project.market.locale, QueryText: r.queryText, CapturedAt: capturedAt,
 					}, capture, r.project.brands)
+					pr.Fresh = true // first attempts of new runs, as most checks are
 					t1 := time.Now()
 					if err := writer.Write(ctx, pr); err != nil {
 						cancel(fmt.Errorf("writing run %s pass %d: %w", r.id, pass, err))
