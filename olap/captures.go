@@ -53,7 +53,7 @@ type PassRows struct {
 	// is the first attempt of its run. The writer then does not look the
 	// pass up before inserting it; the deduplication tokens still cover a
 	// retried flush.
-	Fresh bool
+	Fresh          bool
 	ResponseText   string
 	Mentions       []Mention
 	Citations      []Citation
