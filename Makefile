@@ -52,6 +52,8 @@ run: migrate
 
 .PHONY: test
 test: engines
+	@unformatted=$$(gofmt -l $$(find . -name '*.go' -not -path './.local/*')); \
+		if [ -n "$$unformatted" ]; then echo "not gofmt-formatted:" $$unformatted >&2; exit 1; fi
 	go vet ./...
 	go test -race -count=1 -timeout 15m ./...
 
