@@ -60,3 +60,37 @@ func pgCode(err error) string {
 	}
 	return ""
 }
+
+// listWithTotal runs a listing query that carries its total in each row
+// (a window or a scalar count). An empty page (an offset past the end) has
+// no row to carry it, so count is run instead.
+func listWithTotal[R, T any](ctx context.Context, db DBTX, page, count sq.SelectBuilder, split func(R) (T, int)) ([]T, int, error) {
+	query, args, err := page.ToSql()
+	if err != nil {
+		return nil, 0, fmt.Errorf("building listing: %w", err)
+	}
+	rows, err := db.Query(ctx, query, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing: %w", err)
+	}
+	found, err := pgx.CollectRows(rows, pgx.RowToStructByName[R])
+	if err != nil {
+		return nil, 0, fmt.Errorf("listing: %w", err)
+	}
+	out := make([]T, len(found))
+	total := 0
+	for i, r := range found {
+		out[i], total = split(r)
+	}
+	if len(found) > 0 {
+		return out, total, nil
+	}
+	query, args, err = count.ToSql()
+	if err != nil {
+		return nil, 0, fmt.Errorf("building listing count: %w", err)
+	}
+	if err := db.QueryRow(ctx, query, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("counting listing: %w", err)
+	}
+	return out, total, nil
+}

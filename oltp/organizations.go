@@ -62,43 +62,16 @@ func ListOrganizations(ctx context.Context, db DBTX, f OrganizationFilter) ([]Or
 	if f.Descending {
 		dir = " DESC"
 	}
-	query, args, err := psql.Select(organizationColumns, "count(*) OVER () AS total").
+	page := psql.Select(organizationColumns, "count(*) OVER () AS total").
 		From("organizations o").Where(where).
 		OrderBy(order+dir, "o.id"+dir).
-		Limit(uint64(f.Limit)).Offset(uint64(f.Offset)).ToSql()
-	if err != nil {
-		return nil, 0, fmt.Errorf("building organization listing: %w", err)
-	}
+		Limit(uint64(f.Limit)).Offset(uint64(f.Offset))
+	count := psql.Select("count(*)").From("organizations o").Where(where)
 	type row struct {
 		Organization
 		Total int `db:"total"`
 	}
-	rows, err := db.Query(ctx, query, args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("listing organizations: %w", err)
-	}
-	found, err := pgx.CollectRows(rows, pgx.RowToStructByName[row])
-	if err != nil {
-		return nil, 0, fmt.Errorf("listing organizations: %w", err)
-	}
-	if len(found) == 0 {
-		// The window count is absent on an empty page: count separately, so
-		// that an offset past the end still reports the true total.
-		countQuery, countArgs, err := psql.Select("count(*)").From("organizations o").Where(where).ToSql()
-		if err != nil {
-			return nil, 0, fmt.Errorf("building organization count: %w", err)
-		}
-		var total int
-		if err := db.QueryRow(ctx, countQuery, countArgs...).Scan(&total); err != nil {
-			return nil, 0, fmt.Errorf("counting organizations: %w", err)
-		}
-		return []Organization{}, total, nil
-	}
-	page := make([]Organization, len(found))
-	for i, r := range found {
-		page[i] = r.Organization
-	}
-	return page, found[0].Total, nil
+	return listWithTotal(ctx, db, page, count, func(r row) (Organization, int) { return r.Organization, r.Total })
 }
 
 // GetOrganization returns one organization, or organization_not_found.

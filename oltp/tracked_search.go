@@ -105,44 +105,20 @@ func ListTrackedQuerySearchRows(ctx context.Context, db DBTX, f TrackedQuerySear
 	}
 	// The total is a scalar subquery of the same statement (one snapshot):
 	// count(*) OVER () would spool every matching row through a window.
-	count := sq.Select("count(*)").From("tracked_query_search_rows s").Where(where)
-	query, args, err := psql.Select(trackedSearchColumns).Column(sq.Alias(count, "total")).
+	// The nested builder keeps ? placeholders: the outer one numbers them all.
+	total := sq.Select("count(*)").From("tracked_query_search_rows s").Where(where)
+	count := psql.Select("count(*)").From("tracked_query_search_rows s").Where(where)
+	page := psql.Select(trackedSearchColumns).Column(sq.Alias(total, "total")).
 		From("tracked_query_search_rows s").Where(where).
 		OrderBy(column+dir+nulls, "s.query_text", "s.engine", "s.country", "s.tracked_query_id").
-		Limit(uint64(f.Limit)).Offset(uint64(f.Offset)).ToSql()
-	if err != nil {
-		return nil, 0, fmt.Errorf("building tracked query listing: %w", err)
-	}
+		Limit(uint64(f.Limit)).Offset(uint64(f.Offset))
 	type row struct {
 		TrackedQuerySearchRow
 		Total int `db:"total"`
 	}
-	rows, err := db.Query(ctx, query, args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("listing tracked queries: %w", err)
-	}
-	found, err := pgx.CollectRows(rows, pgx.RowToStructByName[row])
-	if err != nil {
-		return nil, 0, fmt.Errorf("listing tracked queries: %w", err)
-	}
-	if len(found) == 0 {
-		// The count is absent on an empty page: an offset past the end
-		// still reports the true total.
-		countQuery, countArgs, err := psql.Select("count(*)").From("tracked_query_search_rows s").Where(where).ToSql()
-		if err != nil {
-			return nil, 0, fmt.Errorf("building tracked query count: %w", err)
-		}
-		var total int
-		if err := db.QueryRow(ctx, countQuery, countArgs...).Scan(&total); err != nil {
-			return nil, 0, fmt.Errorf("counting tracked queries: %w", err)
-		}
-		return []TrackedQuerySearchRow{}, total, nil
-	}
-	page := make([]TrackedQuerySearchRow, len(found))
-	for i, r := range found {
-		page[i] = r.TrackedQuerySearchRow
-	}
-	return page, found[0].Total, nil
+	return listWithTotal(ctx, db, page, count, func(r row) (TrackedQuerySearchRow, int) {
+		return r.TrackedQuerySearchRow, r.Total
+	})
 }
 
 // ProjectCountries returns the countries configured on the project: those
