@@ -10,7 +10,7 @@ import (
 	"github.com/sightline/sightline/olap"
 )
 
-func TestAnswerLocatorFindsTheRunOfAnAnswer(t *testing.T) {
+func TestReaderLocatesTheRunOfAnAIAnswer(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newCapturesFixture(t)
@@ -20,7 +20,7 @@ func TestAnswerLocatorFindsTheRunOfAnAnswer(t *testing.T) {
 	if err := olap.InsertPasses(ctx, f.conn, []olap.PassRows{p}); err != nil {
 		t.Fatal(err)
 	}
-	l := olap.AnswerLocator{Conn: f.conn}
+	l := &olap.Reader{Conn: f.conn}
 	for _, c := range []struct {
 		name           string
 		project, query uuid.UUID

@@ -64,12 +64,13 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 	var handler http.Handler
 	var listener net.Listener
 	if withAPI {
+		reader := &olap.Reader{Conn: ch}
 		if handler, err = api.NewHandler(api.Deps{
 			Logger: logger, Pool: pool, ClickHouse: ch, Jobs: riverClient,
 			Registerer: registry, Gatherer: registry,
 			Limits: cfg.Limits, MaxBodyBytes: cfg.MaxBodyBytes,
-			Reviews:  api.Reviews{URL: cfg.ReviewURL, Locator: olap.AnswerLocator{Conn: ch}},
-			Captures: &olap.Reader{Conn: ch},
+			Reviews:  api.Reviews{URL: cfg.ReviewURL, Locator: reader},
+			Captures: reader,
 		}); err != nil {
 			return err
 		}
