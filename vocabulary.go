@@ -90,6 +90,20 @@ const (
 	FrequencyMonthly CheckFrequency = "monthly"
 )
 
+// IntervalDays is how many days apart the checks of a query are due
+// (spec 2.8 coverage): daily 1, weekly 7, monthly 30.
+func (f CheckFrequency) IntervalDays() int {
+	switch f {
+	case FrequencyDaily:
+		return 1
+	case FrequencyWeekly:
+		return 7
+	case FrequencyMonthly:
+		return 30
+	}
+	return 0
+}
+
 // RunsPerMonth is the month model of spec part 8: daily 30, weekly 4,
 // monthly 1 runs per month.
 func (f CheckFrequency) RunsPerMonth() int {

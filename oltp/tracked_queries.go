@@ -517,8 +517,7 @@ const CoverageSampleSize = 20
 // older than its frequency's interval: daily 1 day, weekly 7 days, monthly
 // 30 days (the month of the spec's month model).
 const trackedOverdue = `q.status = 'active' AND q.last_checked_at IS NOT NULL AND
-	q.last_checked_at < now() - CASE q.check_frequency
-		WHEN 'daily' THEN interval '1 day' WHEN 'weekly' THEN interval '7 days' ELSE interval '30 days' END`
+	q.last_checked_at < now() - ` + dueInterval
 
 // GetCoverage counts the project's queries by schedule state and samples
 // the most stale overdue ones: oldest last check first, id as tie-break.

@@ -25,9 +25,6 @@ import (
 // so a second backfill over the same days stores nothing twice.
 var backfillNamespace = uuid.MustParse("6f0c9f3e-2b7d-4f55-9a53-0c1f6d1e8a41")
 
-// backfillInterval is how many days apart a frequency's checks are.
-var backfillInterval = map[string]int{"daily": 1, "weekly": 7, "monthly": 30}
-
 // backfill runs `sightline backfill [--days N] [--org ID]`: simulated
 // history for an organization's active tracked queries (by default the
 // demo organization's), one check per query per frequency interval over
@@ -108,7 +105,7 @@ func backfillProject(ctx context.Context, pool *pgxpool.Pool, ch driver.Conn, wr
 		if q.Locale != nil {
 			locale = *q.Locale
 		}
-		for d := days; d >= 1; d -= backfillInterval[q.CheckFrequency] {
+		for d := days; d >= 1; d -= sightline.CheckFrequency(q.CheckFrequency).IntervalDays() {
 			day := today.AddDate(0, 0, -d)
 			run := uuid.NewSHA1(backfillNamespace, []byte(q.ID.String()+day.Format(time.DateOnly)))
 			var capturedAt time.Time
