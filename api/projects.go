@@ -21,8 +21,10 @@ import (
 // Decisions where the spec is silent:
 //   - Listing rows are the project record plus its metrics. trackedQueryCount
 //     is counted live (active and paused queries); the other metrics are read
-//     from the project listing's projection (project_listing_metrics), which
-//     the check pipeline fills, so they are null until it has run. Sorting by
+//     from the project listing's projection (project_listing_metrics),
+//     refreshed after each completed check over the checks of the last 30
+//     days (jobs.ProjectMetricsWindow); null when no check in that window
+//     measured them. Sorting by
 //     a metric puts unknown values last in either direction; ties are broken
 //     by id in the sort's direction.
 //   - Names are trimmed; a blank one is refused. Control characters are

@@ -152,8 +152,8 @@ func (s *server) routes() {
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects", id: "listProjects", tag: "projects",
 		summary: "The organization's projects with their per-project metrics", role: sightline.RoleViewer,
 		description: "Rows are the project record plus its metrics. trackedQueryCount counts the project's tracked queries " +
-			"(active and paused) live; the other metrics come from a periodically refreshed projection of the checks and " +
-			"are null while not known (until the check pipeline has filled the projection). Sorting by a metric puts " +
+			"(active and paused) live; the other metrics cover the checks of the last 30 days, are refreshed after each " +
+			"completed check, and are null while not known (no check in that window measured them). Sorting by a metric puts " +
 			"unknown values last in either order; ties are broken by id. search is a case-insensitive substring of the " +
 			"name. In CSV, competitors are listed by name.",
 		query: projectListParams(), response: listingSchema(s.projectRowSchema()), csv: true,
