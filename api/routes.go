@@ -749,4 +749,6 @@ func (s *server) routes() {
 		read:     captureListing(s, true, CaptureReader.ShoppingSnapshots),
 	})
 	// (end of tracked queries)
+
+	s.analyticsRoutes()
 }

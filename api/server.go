@@ -22,6 +22,7 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/olap"
 )
 
 // Pinger is a store whose reachability /readyz reports.
@@ -47,6 +48,8 @@ type Deps struct {
 	Reviews Reviews
 	// Captures reads captured answers, pages and matches (captures.go).
 	Captures CaptureReader
+	// Analytics computes the windowed analytics of spec 4.3 (analytics.go).
+	Analytics *olap.Analytics
 }
 
 // DefaultMaxBodyBytes fits the largest documented request (100 combinations
@@ -54,17 +57,18 @@ type Deps struct {
 const DefaultMaxBodyBytes = 1 << 20
 
 type server struct {
-	logger   *slog.Logger
-	pool     *pgxpool.Pool
-	ch       Pinger
-	jobs     *river.Client[pgx.Tx]
-	router   chi.Router
-	doc      *openapi3.T
-	metrics  *httpMetrics
-	gatherer prometheus.Gatherer
-	maxBody  int64
-	reviews  Reviews
-	captures CaptureReader
+	logger    *slog.Logger
+	pool      *pgxpool.Pool
+	ch        Pinger
+	jobs      *river.Client[pgx.Tx]
+	router    chi.Router
+	doc       *openapi3.T
+	metrics   *httpMetrics
+	gatherer  prometheus.Gatherer
+	maxBody   int64
+	reviews   Reviews
+	captures  CaptureReader
+	analytics *olap.Analytics
 
 	perUser, perKey, jobStarts *rateLimiter
 }
@@ -116,19 +120,20 @@ func newServer(deps Deps) (*server, error) {
 		return nil, fmt.Errorf("registering http metrics: %w", err)
 	}
 	s := &server{
-		logger:   deps.Logger,
-		pool:     deps.Pool,
-		ch:       deps.ClickHouse,
-		jobs:     deps.Jobs,
-		router:   chi.NewRouter(),
-		doc:      newDocument(),
-		metrics:  metrics,
-		gatherer: deps.Gatherer,
-		maxBody:  deps.MaxBodyBytes,
-		reviews:  deps.Reviews,
-		captures: deps.Captures,
-		perUser:  &rateLimiter{pool: deps.Pool, scope: "user", limit: deps.Limits.PerUser, window: deps.Limits.Window},
-		perKey:   &rateLimiter{pool: deps.Pool, scope: "key", limit: deps.Limits.PerKey, window: deps.Limits.Window},
+		logger:    deps.Logger,
+		pool:      deps.Pool,
+		ch:        deps.ClickHouse,
+		jobs:      deps.Jobs,
+		router:    chi.NewRouter(),
+		doc:       newDocument(),
+		metrics:   metrics,
+		gatherer:  deps.Gatherer,
+		maxBody:   deps.MaxBodyBytes,
+		reviews:   deps.Reviews,
+		captures:  deps.Captures,
+		analytics: deps.Analytics,
+		perUser:   &rateLimiter{pool: deps.Pool, scope: "user", limit: deps.Limits.PerUser, window: deps.Limits.Window},
+		perKey:    &rateLimiter{pool: deps.Pool, scope: "key", limit: deps.Limits.PerKey, window: deps.Limits.Window},
 		jobStarts: &rateLimiter{pool: deps.Pool, scope: "organization's job starts",
 			limit: deps.Limits.JobStartsPerOrg, window: deps.Limits.Window},
 	}

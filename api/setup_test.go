@@ -40,9 +40,12 @@ type fixture struct {
 }
 
 type setupOptions struct {
-	limits Limits
-	pool   *pgxpool.Pool // share another fixture's database
-	mount  func(s *server)
+	// analytics gives the API its own migrated ClickHouse database for
+	// captures and analytics; the fixture's analytics field connects to it.
+	analytics bool
+	limits    Limits
+	pool      *pgxpool.Pool // share another fixture's database
+	mount     func(s *server)
 }
 
 func setup(t *testing.T, opts ...setupOptions) *fixture {
@@ -69,10 +72,15 @@ func setup(t *testing.T, opts ...setupOptions) *fixture {
 		t.Fatal(err)
 	}
 	registry := prometheus.NewRegistry()
+	captures, analytics := &capturesSlot{}, &olap.Analytics{}
+	if o.analytics {
+		analytics.Conn = olaptest.NewConn(t)
+		captures.reader.Store(&olap.Reader{Conn: analytics.Conn})
+	}
 	s, err := newServer(Deps{
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)), Pool: pool, ClickHouse: ch, Jobs: jobClient,
 		Registerer: registry, Gatherer: registry, Limits: o.limits, MaxBodyBytes: 4096,
-		Captures: &capturesSlot{},
+		Captures: captures, Analytics: analytics,
 	})
 	if err != nil {
 		t.Fatal(err)

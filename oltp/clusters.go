@@ -101,6 +101,10 @@ func DeleteCluster(ctx context.Context, db DBTX, organizationID, projectID, clus
 	if err != nil {
 		return nil, fmt.Errorf("unassigning deleted cluster from the listing rows: %w", err)
 	}
+	if _, err := db.Exec(ctx, `INSERT INTO deleted_query_clusters (id, project_id) VALUES ($1, $2)`,
+		clusterID, projectID); err != nil {
+		return nil, fmt.Errorf("recording deleted cluster: %w", err)
+	}
 	return c, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -20,6 +21,9 @@ type ProjectScope struct {
 	ArchivedBy         *string // caller or organization, while archived
 	OrganizationStatus string
 	HasBrandProfile    bool
+	// DataDirtySince is set while a background cascade may still change the
+	// project's analytics from that time on (spec 2.1).
+	DataDirtySince *time.Time
 }
 
 // LoadProjectScope reads the project within the organization; a project of
@@ -30,7 +34,7 @@ type ProjectScope struct {
 func LoadProjectScope(ctx context.Context, db DBTX, organizationID, projectID uuid.UUID, lock bool) (*ProjectScope, error) {
 	query := `
 		SELECT p.id, p.organization_id, p.status, p.archived_by, o.status,
-		       EXISTS (SELECT 1 FROM brand_profiles b WHERE b.project_id = p.id)
+		       EXISTS (SELECT 1 FROM brand_profiles b WHERE b.project_id = p.id), p.data_dirty_since
 		FROM projects p JOIN organizations o ON o.id = p.organization_id
 		WHERE p.id = $1 AND p.organization_id = $2`
 	if lock {
@@ -38,7 +42,7 @@ func LoadProjectScope(ctx context.Context, db DBTX, organizationID, projectID uu
 	}
 	var p ProjectScope
 	err := db.QueryRow(ctx, query, projectID, organizationID).
-		Scan(&p.ID, &p.OrganizationID, &p.Status, &p.ArchivedBy, &p.OrganizationStatus, &p.HasBrandProfile)
+		Scan(&p.ID, &p.OrganizationID, &p.Status, &p.ArchivedBy, &p.OrganizationStatus, &p.HasBrandProfile, &p.DataDirtySince)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, sightline.Errorf(sightline.CodeProjectNotFound, "Project not found.")
 	}

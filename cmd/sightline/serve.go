@@ -69,8 +69,9 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 			Logger: logger, Pool: pool, ClickHouse: ch, Jobs: riverClient,
 			Registerer: registry, Gatherer: registry,
 			Limits: cfg.Limits, MaxBodyBytes: cfg.MaxBodyBytes,
-			Reviews:  api.Reviews{URL: cfg.ReviewURL, Locator: reader},
-			Captures: reader,
+			Reviews:   api.Reviews{URL: cfg.ReviewURL, Locator: reader},
+			Captures:  reader,
+			Analytics: &olap.Analytics{Conn: ch},
 		}); err != nil {
 			return err
 		}
