@@ -517,6 +517,30 @@ func newPassEntry(r PassRows) *passEntry {
 	return &passEntry{rows: r, ranks: r.rankRows()}
 }
 
+// rowOverhead approximates the fixed bytes of one row in a Native block:
+// its ids, times, enums and numbers.
+const rowOverhead = 96
+
+// size approximates the bytes the pass adds to the inserts: its text and
+// a fixed cost per row, enough to bound a batch.
+func (e *passEntry) size() int {
+	r := e.rows
+	n := rowOverhead*(1+len(e.ranks)) + len(r.QueryText) + len(r.ResponseText)
+	for _, m := range r.Mentions {
+		n += rowOverhead + len(r.QueryText) + len(m.BrandName) + len(m.Sentence)
+	}
+	for _, c := range r.Citations {
+		n += rowOverhead + len(c.URL) + len(c.Domain) + len(c.Title)
+	}
+	for _, x := range r.SearchResults {
+		n += rowOverhead + len(r.QueryText) + len(x.URL) + len(x.Domain) + len(x.Title) + len(x.Snippet)
+	}
+	for _, x := range r.ShoppingOffers {
+		n += rowOverhead + len(r.QueryText) + len(x.Title) + len(x.Merchant) + len(x.Domain) + len(x.URL) + len(x.ProductID)
+	}
+	return n
+}
+
 // block is the rows of one table in one flush, with the deduplication token
 // that makes re-sending it harmless.
 type block struct {

@@ -17,12 +17,12 @@ import (
 
 // WriterOptions tunes a Writer; zero values take the defaults.
 type WriterOptions struct {
-	// FlushRows flushes as soon as one table has this many rows waiting
-	// (default 50 000).
+	// FlushRows caps a flush: a batch takes no more passes once one of its
+	// tables holds this many rows (default 50 000).
 	FlushRows int
-	// FlushInterval flushes rows that have waited this long (default 1 s):
-	// it bounds how long a Write waits when traffic is low.
-	FlushInterval time.Duration
+	// FlushBytes caps a flush by the approximate size of its rows (default
+	// 32 MiB), so a burst of long answers cannot build one huge insert.
+	FlushBytes int
 	// Attempts is how many times a flush is tried before its rows are
 	// failed back to their writers (default 5).
 	Attempts int
@@ -41,8 +41,8 @@ func (o WriterOptions) withDefaults() WriterOptions {
 	if o.FlushRows <= 0 {
 		o.FlushRows = 50_000
 	}
-	if o.FlushInterval <= 0 {
-		o.FlushInterval = time.Second
+	if o.FlushBytes <= 0 {
+		o.FlushBytes = 32 << 20
 	}
 	if o.Attempts <= 0 {
 		o.Attempts = 5
@@ -67,14 +67,17 @@ var ErrWriterClosed = errors.New("olap writer is closed")
 // the error that flush ended with, so a check is marked completed only when
 // its rows are durable; callers writing at the same time share one flush.
 //
-// Flushes run one at a time on the Writer's own goroutine: one INSERT per
-// capture table holding rows, triggered when a table has FlushRows rows
-// waiting, when the oldest waiting rows have waited FlushInterval, or by
-// Flush and Close. A failed attempt is retried with the same blocks and the
-// same deduplication tokens (see InsertPasses), so a block that was stored
-// although its attempt failed is not stored twice, in the capture tables or
-// in the rollups. Rows are never dropped silently: when every attempt
-// fails, every Write waiting on them gets the error.
+// It commits in groups: when no flush is running, what is waiting is
+// flushed at once, so a lone writer waits about one insert; while a flush
+// runs, the passes that arrive gather into the next batch (closed at
+// FlushRows rows in a table or FlushBytes), which is flushed as soon as the
+// running one ends. Flushes run one at a time on the Writer's own
+// goroutine: one INSERT per capture table holding rows. A failed attempt is
+// retried with the same blocks and the same deduplication tokens (see
+// InsertPasses), so a block that was stored although its attempt failed is
+// not stored twice, in the capture tables or in the rollups. Rows are never
+// dropped silently: when every attempt fails, every Write waiting on them
+// gets the error.
 type Writer struct {
 	conn    driver.Conn
 	opts    WriterOptions
@@ -90,8 +93,8 @@ type Writer struct {
 	done   chan struct{}
 
 	mu       sync.Mutex
-	pending  *writeBatch // filling
-	inflight *writeBatch // being flushed; nil when idle
+	queue    []*writeBatch // waiting, oldest first; only the last one takes more passes
+	inflight *writeBatch   // being flushed; nil when idle
 	closed   bool
 }
 
@@ -99,26 +102,29 @@ type Writer struct {
 type writeBatch struct {
 	entries []*passEntry
 	rows    [numCaptureTables]int
-	since   time.Time // when its first pass arrived
-	urgent  bool      // a table is full, or Flush or Close asked
+	bytes   int
 	done    chan struct{}
 	err     error // set before done is closed
 }
 
 func newWriteBatch() *writeBatch { return &writeBatch{done: make(chan struct{})} }
 
+// full reports whether the batch takes no more passes.
+func (b *writeBatch) full(o WriterOptions) bool {
+	return slices.Max(b.rows[:]) >= o.FlushRows || b.bytes >= o.FlushBytes
+}
+
 // NewWriter starts a Writer on conn. Close it to flush what is waiting and
 // stop its goroutine.
 func NewWriter(conn driver.Conn, opts WriterOptions) *Writer {
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &Writer{
-		conn:    conn,
-		opts:    opts.withDefaults(),
-		ctx:     ctx,
-		cancel:  cancel,
-		wake:    make(chan struct{}, 1),
-		done:    make(chan struct{}),
-		pending: newWriteBatch(),
+		conn:   conn,
+		opts:   opts.withDefaults(),
+		ctx:    ctx,
+		cancel: cancel,
+		wake:   make(chan struct{}, 1),
+		done:   make(chan struct{}),
 	}
 	w.metrics = newWriterMetrics(w.opts.Registerer)
 	go w.run()
@@ -149,18 +155,16 @@ func (w *Writer) Write(ctx context.Context, passes ...PassRows) error {
 		w.mu.Unlock()
 		return ErrWriterClosed
 	}
-	b := w.pending
-	if len(b.entries) == 0 {
-		b.since = time.Now()
+	if len(w.queue) == 0 || w.queue[len(w.queue)-1].full(w.opts) {
+		w.queue = append(w.queue, newWriteBatch())
 	}
+	b := w.queue[len(w.queue)-1]
 	b.entries = append(b.entries, entries...)
 	for _, e := range entries {
 		for t := range numCaptureTables {
 			b.rows[t] += captureTables[t].count(e)
 		}
-	}
-	if slices.Max(b.rows[:]) >= w.opts.FlushRows {
-		b.urgent = true
+		b.bytes += e.size()
 	}
 	w.mu.Unlock()
 	w.signal()
@@ -173,21 +177,24 @@ func (w *Writer) Write(ctx context.Context, passes ...PassRows) error {
 	}
 }
 
-// Flush stores everything written before it and reports how the flush
-// holding it ended.
+// last is the batch the most recent Write joined: the newest waiting one,
+// else the one being flushed; nil when idle. Callers hold mu.
+func (w *Writer) last() *writeBatch {
+	if len(w.queue) > 0 {
+		return w.queue[len(w.queue)-1]
+	}
+	return w.inflight
+}
+
+// Flush waits until everything written before it is stored and reports
+// how the flush holding the newest of it ended.
 func (w *Writer) Flush(ctx context.Context) error {
 	w.mu.Lock()
-	b := w.pending
-	if len(b.entries) == 0 {
-		b = w.inflight
-	} else {
-		b.urgent = true
-	}
+	b := w.last()
 	w.mu.Unlock()
 	if b == nil {
 		return nil
 	}
-	w.signal()
 	select {
 	case <-b.done:
 		return b.err
@@ -202,10 +209,7 @@ func (w *Writer) Flush(ctx context.Context) error {
 func (w *Writer) Close(ctx context.Context) error {
 	w.mu.Lock()
 	w.closed = true
-	last := w.pending
-	if len(last.entries) == 0 {
-		last = w.inflight
-	}
+	last := w.last()
 	w.mu.Unlock()
 	w.signal()
 	defer w.cancel()
@@ -229,26 +233,16 @@ func (w *Writer) signal() {
 	}
 }
 
-// run is the flush loop.
+// run is the flush loop: it flushes the oldest waiting batch as soon as
+// the previous flush ends.
 func (w *Writer) run() {
 	defer close(w.done)
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
 	for {
 		w.mu.Lock()
-		b := w.pending
-		var wait time.Duration
-		switch {
-		case len(b.entries) == 0 && w.closed:
-			w.mu.Unlock()
-			return
-		case len(b.entries) == 0:
-			wait = -1
-		case !b.urgent && !w.closed:
-			wait = w.opts.FlushInterval - time.Since(b.since)
-		}
-		if len(b.entries) > 0 && wait <= 0 {
-			w.pending, w.inflight = newWriteBatch(), b
+		if len(w.queue) > 0 {
+			b := w.queue[0]
+			w.queue = w.queue[1:]
+			w.inflight = b
 			w.mu.Unlock()
 			w.flush(b)
 			w.mu.Lock()
@@ -256,17 +250,12 @@ func (w *Writer) run() {
 			w.mu.Unlock()
 			continue
 		}
+		closed := w.closed
 		w.mu.Unlock()
-		var tick <-chan time.Time
-		if wait > 0 {
-			timer.Reset(wait)
-			tick = timer.C
+		if closed {
+			return
 		}
-		select {
-		case <-w.wake:
-		case <-tick:
-		}
-		timer.Stop()
+		<-w.wake
 	}
 }
 

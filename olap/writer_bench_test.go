@@ -43,7 +43,7 @@ func BenchmarkWriterPassRows(b *testing.B) {
 	}
 	const rowsPerPass = 1 + 6 + 8 + 4
 
-	w := olap.NewWriter(f.conn, olap.WriterOptions{FlushInterval: 50 * time.Millisecond, FlushRows: 4000})
+	w := olap.NewWriter(f.conn, olap.WriterOptions{FlushRows: 4000})
 	var n atomic.Int64
 	b.SetParallelism(256) // concurrent checks per core, each blocked on its flush
 	b.ResetTimer()

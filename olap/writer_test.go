@@ -89,7 +89,7 @@ func TestWriterBatchesConcurrentCallers(t *testing.T) {
 	t.Parallel()
 	f := newCapturesFixture(t)
 	reg := prometheus.NewRegistry()
-	w := olap.NewWriter(f.conn, olap.WriterOptions{FlushInterval: 50 * time.Millisecond, FlushRows: 10_000, Registerer: reg})
+	w := olap.NewWriter(f.conn, olap.WriterOptions{FlushRows: 10_000, Registerer: reg})
 	const callers, writes = 40, 5
 	tq := uuid.New()
 	var wg sync.WaitGroup
@@ -133,6 +133,45 @@ func TestWriterBatchesConcurrentCallers(t *testing.T) {
 	}
 }
 
+// A lone writer is flushed at once, by itself: it does not wait for company
+// (the default options would hold a write for no interval at all), and a
+// batch never grows past FlushRows.
+func TestWriterCommitsInGroups(t *testing.T) {
+	t.Parallel()
+	f := newCapturesFixture(t)
+	reg := prometheus.NewRegistry()
+	w := olap.NewWriter(f.conn, olap.WriterOptions{FlushRows: 3, Registerer: reg})
+	tq := uuid.New()
+	for i := range 3 {
+		if err := w.Write(context.Background(), writerAIPass(f, tq)); err != nil {
+			t.Fatal(err)
+		}
+		if n := writerMetric(t, reg, "sightline_olap_writer_flushes_total", "stored"); n != float64(i+1) {
+			t.Fatalf("after %d sequential writes %v flushes: each lone write is its own flush", i+1, n)
+		}
+	}
+	// Twelve passes written together: batches of at most three passes (one
+	// mention row each), so at least four flushes.
+	var wg sync.WaitGroup
+	for range 12 {
+		wg.Go(func() {
+			if err := w.Write(context.Background(), writerAIPass(f, tq)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if err := w.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := writerMetric(t, reg, "sightline_olap_writer_flushes_total", "stored"); n < 3+4 {
+		t.Errorf("%v flushes in all, want at least 7: a batch holds at most FlushRows rows of a table", n)
+	}
+	if n := f.count("SELECT count() FROM mentions WHERE project_id = ?", f.project); n != 15 {
+		t.Errorf("mentions rows = %d, want 15", n)
+	}
+}
+
 func TestWriterRetriesWithTheSameToken(t *testing.T) {
 	t.Parallel()
 	f := newCapturesFixture(t)
@@ -143,7 +182,7 @@ func TestWriterRetriesWithTheSameToken(t *testing.T) {
 	// rollups.
 	conn := &writerFlakyConn{Conn: f.conn, failures: map[string]int{"mentions": 1, "rank_rows": 2}}
 	reg := prometheus.NewRegistry()
-	w := olap.NewWriter(conn, olap.WriterOptions{FlushInterval: 10 * time.Millisecond, RetryDelay: time.Millisecond, Registerer: reg})
+	w := olap.NewWriter(conn, olap.WriterOptions{RetryDelay: time.Millisecond, Registerer: reg})
 	d := f.dataset()
 	if err := w.Write(context.Background(), d.passes...); err != nil {
 		t.Fatal(err)
@@ -170,7 +209,7 @@ func TestWriterFailsRowsBackToTheirWriters(t *testing.T) {
 	f := newCapturesFixture(t)
 	conn := &writerFlakyConn{Conn: f.conn, failures: map[string]int{"ai_answers": 100}, refuse: true}
 	reg := prometheus.NewRegistry()
-	w := olap.NewWriter(conn, olap.WriterOptions{FlushInterval: 10 * time.Millisecond, Attempts: 3,
+	w := olap.NewWriter(conn, olap.WriterOptions{Attempts: 3,
 		RetryDelay: time.Millisecond, Registerer: reg})
 	defer w.Close(context.Background()) //nolint:errcheck // the failure is asserted on Write
 
@@ -204,7 +243,7 @@ func TestWriterFailsRowsBackToTheirWriters(t *testing.T) {
 func TestWriterFlushAndCancel(t *testing.T) {
 	t.Parallel()
 	f := newCapturesFixture(t)
-	w := olap.NewWriter(f.conn, olap.WriterOptions{FlushInterval: time.Hour})
+	w := olap.NewWriter(f.conn, olap.WriterOptions{})
 	if err := w.Flush(context.Background()); err != nil {
 		t.Fatalf("flushing nothing: %v", err)
 	}
@@ -219,7 +258,7 @@ func TestWriterFlushAndCancel(t *testing.T) {
 	done := make(chan error, 1)
 	q := writerAIPass(f, uuid.New())
 	go func() { done <- w.Write(context.Background(), q) }()
-	time.Sleep(50 * time.Millisecond) // let the write queue; the interval alone would take an hour
+	time.Sleep(50 * time.Millisecond) // let the write queue
 	if err := w.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +296,7 @@ func TestWriterFlushAndCancel(t *testing.T) {
 func TestWriterStoresFreshPassesWithoutLookingThemUp(t *testing.T) {
 	t.Parallel()
 	f := newCapturesFixture(t)
-	w := olap.NewWriter(f.conn, olap.WriterOptions{FlushInterval: 10 * time.Millisecond})
+	w := olap.NewWriter(f.conn, olap.WriterOptions{})
 	t.Cleanup(func() { _ = w.Close(context.Background()) })
 	d := f.dataset()
 	fresh := make([]olap.PassRows, len(d.passes))

@@ -70,7 +70,6 @@ type options struct {
 	seed          uint64
 	projects      int
 	flushRows     int
-	flushInterval time.Duration
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -84,9 +83,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.workers, "workers", 32, "concurrent workers, each writing one pass at a time and waiting until it is stored")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the workload and of the simulator")
 	fs.IntVar(&o.projects, "projects", 20, "projects the passes belong to")
-	fs.IntVar(&o.flushRows, "flush-rows", 50_000, "olap.WriterOptions.FlushRows: flush once a table has this many rows waiting")
-	fs.DurationVar(&o.flushInterval, "flush-interval", 50*time.Millisecond,
-		"olap.WriterOptions.FlushInterval: longest wait of rows before a flush (the service uses 1s, where engine latency dominates)")
+	fs.IntVar(&o.flushRows, "flush-rows", 50_000, "olap.WriterOptions.FlushRows: a batch closes once a table holds this many rows")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -97,8 +94,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return errors.New("-workers must be within [1, 10000]")
 	case o.projects < 1 || o.projects > 10_000:
 		return errors.New("-projects must be within [1, 10000]")
-	case o.flushRows < 1 || o.flushInterval <= 0:
-		return errors.New("-flush-rows and -flush-interval must be positive")
+	case o.flushRows < 1:
+		return errors.New("-flush-rows must be positive")
 	}
 
 	dbURL, drop, err := createDatabase(ctx, o.url)
@@ -118,11 +115,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 	w := newWorkload(o.seed, o.projects, o.passes)
 	fmt.Fprintf(out, "machine      %d cores, load average %s\n", runtime.NumCPU(), loadAverage())
-	fmt.Fprintf(out, "workload     %d passes in %d runs over %d projects, %d workers, flush at %d rows or %s\n",
-		o.passes, len(w.runs), o.projects, o.workers, o.flushRows, o.flushInterval)
+	fmt.Fprintf(out, "workload     %d passes in %d runs over %d projects, %d workers, batches of at most %d rows a table\n",
+		o.passes, len(w.runs), o.projects, o.workers, o.flushRows)
 
 	registry := prometheus.NewRegistry()
-	writer := olap.NewWriter(conn, olap.WriterOptions{FlushRows: o.flushRows, FlushInterval: o.flushInterval, Registerer: registry})
+	writer := olap.NewWriter(conn, olap.WriterOptions{FlushRows: o.flushRows, Registerer: registry})
 	res, err := ingestAll(ctx, w, writer, simulator.New(o.seed), o.workers)
 	if cerr := writer.Close(context.Background()); err == nil {
 		err = cerr
