@@ -64,12 +64,12 @@ func main() {
 }
 
 type options struct {
-	url           string
-	passes        int
-	workers       int
-	seed          uint64
-	projects      int
-	flushRows     int
+	url       string
+	passes    int
+	workers   int
+	seed      uint64
+	projects  int
+	flushRows int
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
