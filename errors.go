@@ -130,6 +130,11 @@ func ErrorCode(err error) Code {
 	return CodeInternal
 }
 
+// MaxDetails bounds the fields one refusal names: enough to correct a
+// request by, and few enough that a large bad body never turns into a
+// larger answer.
+const MaxDetails = 100
+
 // ValidationErrors collects field problems so that a request reports all of
 // them at once instead of one per round trip.
 type ValidationErrors map[string][]FieldError

@@ -5,7 +5,9 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,23 +36,43 @@ func decodeBody[T any](body []byte) (*T, error) {
 		return nil, sightline.Errorf(sightline.CodeBadRequest, "The request body is not valid JSON.")
 	}
 	var out T
-	errs := sightline.ValidationErrors{}
-	decodeValue(json.RawMessage(body), reflect.ValueOf(&out).Elem(), "", errs)
-	if _, notObject := errs["body"]; !notObject {
+	d := &decoder{errs: sightline.ValidationErrors{}}
+	d.value(json.RawMessage(body), reflect.ValueOf(&out).Elem(), "")
+	if d.full() {
+		// A body this wrong is answered with what was found so far: going
+		// on would only grow the answer and the memory spent on it.
+		return nil, &sightline.Error{Code: sightline.CodeValidation, Details: d.errs,
+			Message: fmt.Sprintf("The request has invalid fields; decoding stopped after the first %d.", sightline.MaxDetails)}
+	}
+	if _, notObject := d.errs["body"]; !notObject {
 		// Value rules run too, so that one answer names every problem; a
 		// field that failed to decode keeps only its decoding problem.
-		if err := validateStruct(&out, errs); err != nil {
+		if err := validateStruct(&out, d.errs); err != nil {
 			return nil, err
 		}
 	}
-	if err := errs.Err(); err != nil {
+	if err := d.errs.Err(); err != nil {
 		return nil, err
 	}
 	return &out, nil
 }
 
-// decodeValue decodes raw into v, recording problems under path.
-func decodeValue(raw json.RawMessage, v reflect.Value, path string, errs sightline.ValidationErrors) {
+// decoder collects the problems of one body, up to sightline.MaxDetails
+// fields: a 1 MB array of bad ids must not become a million details.
+type decoder struct {
+	errs sightline.ValidationErrors
+}
+
+func (d *decoder) full() bool { return len(d.errs) >= sightline.MaxDetails }
+
+func (d *decoder) add(field string, code sightline.DetailCode, format string, args ...any) {
+	if _, known := d.errs[field]; known || !d.full() {
+		d.errs.Add(field, code, format, args...)
+	}
+}
+
+// value decodes raw into v, recording problems under path.
+func (d *decoder) value(raw json.RawMessage, v reflect.Value, path string) {
 	isNull := bytes.Equal(bytes.TrimSpace(raw), []byte("null"))
 	if v.Kind() == reflect.Pointer {
 		if isNull {
@@ -58,83 +80,91 @@ func decodeValue(raw json.RawMessage, v reflect.Value, path string, errs sightli
 			return
 		}
 		v.Set(reflect.New(v.Type().Elem()))
-		decodeValue(raw, v.Elem(), path, errs)
+		d.value(raw, v.Elem(), path)
 		return
 	}
 	if isNull {
-		errs.Add(fieldName(path), sightline.DetailInvalidType, "must not be null; expected %s", jsonTypeName(v.Type()))
+		d.add(fieldName(path), sightline.DetailInvalidType, "must not be null; expected %s", jsonTypeName(v.Type()))
 		return
 	}
 	if _, custom := v.Addr().Interface().(json.Unmarshaler); custom {
 		if err := json.Unmarshal(raw, v.Addr().Interface()); err != nil {
-			errs.Add(fieldName(path), sightline.DetailInvalidType, "expected %s", jsonTypeName(v.Type()))
+			d.add(fieldName(path), sightline.DetailInvalidType, "expected %s", jsonTypeName(v.Type()))
 		}
 		return
 	}
 	if _, text := v.Addr().Interface().(encoding.TextUnmarshaler); text {
-		decodeText(raw, v, path, errs)
+		d.text(raw, v, path)
 		return
 	}
 	switch v.Kind() {
 	case reflect.Struct:
-		decodeObject(raw, v, path, errs)
+		d.object(raw, v, path)
 	case reflect.Slice:
 		var items []json.RawMessage
 		if err := json.Unmarshal(raw, &items); err != nil {
-			errs.Add(fieldName(path), sightline.DetailInvalidType, "expected %s", jsonTypeName(v.Type()))
+			d.add(fieldName(path), sightline.DetailInvalidType, "expected %s", jsonTypeName(v.Type()))
 			return
 		}
 		v.Set(reflect.MakeSlice(v.Type(), len(items), len(items)))
 		for i, item := range items {
-			decodeValue(item, v.Index(i), path+"["+strconv.Itoa(i)+"]", errs)
+			if d.full() {
+				return
+			}
+			d.value(item, v.Index(i), path+"["+strconv.Itoa(i)+"]")
 		}
 	default:
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		if err := dec.Decode(v.Addr().Interface()); err != nil {
-			errs.Add(fieldName(path), sightline.DetailInvalidType, "expected %s", jsonTypeName(v.Type()))
+			d.add(fieldName(path), sightline.DetailInvalidType, "expected %s", jsonTypeName(v.Type()))
 		}
 	}
 }
 
-// decodeText decodes a JSON string through the type's UnmarshalText, so that
-// a uuid that is a string but no uuid says invalid_uuid, not invalid_type.
-func decodeText(raw json.RawMessage, v reflect.Value, path string, errs sightline.ValidationErrors) {
+// text decodes a JSON string through the type's UnmarshalText, so that a
+// uuid that is a string but no uuid says invalid_uuid, not invalid_type.
+func (d *decoder) text(raw json.RawMessage, v reflect.Value, path string) {
 	var text string
 	if err := json.Unmarshal(raw, &text); err != nil {
-		errs.Add(fieldName(path), sightline.DetailInvalidType, "expected %s", jsonTypeName(v.Type()))
+		d.add(fieldName(path), sightline.DetailInvalidType, "expected %s", jsonTypeName(v.Type()))
 		return
 	}
 	if err := v.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(text)); err != nil {
 		if v.Type() == reflect.TypeFor[uuid.UUID]() {
-			errs.Add(fieldName(path), sightline.DetailInvalidUUID, "must be a uuid")
+			d.add(fieldName(path), sightline.DetailInvalidUUID, "must be a uuid")
 		} else {
-			errs.Add(fieldName(path), sightline.DetailInvalidValue, "is not a valid value")
+			d.add(fieldName(path), sightline.DetailInvalidValue, "is not a valid value")
 		}
 	}
 }
 
-func decodeObject(raw json.RawMessage, v reflect.Value, path string, errs sightline.ValidationErrors) {
+// object decodes a JSON object into the struct v. Fields are taken in name
+// order, so that a capped answer names the same fields every time.
+func (d *decoder) object(raw json.RawMessage, v reflect.Value, path string) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil {
 		if path == "" {
-			errs.Add("body", sightline.DetailInvalidType, "the body must be a JSON object")
+			d.add("body", sightline.DetailInvalidType, "the body must be a JSON object")
 		} else {
-			errs.Add(path, sightline.DetailInvalidType, "expected an object")
+			d.add(path, sightline.DetailInvalidType, "expected an object")
 		}
 		return
 	}
 	known := structFields(v.Type())
-	for name, value := range fields {
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		if d.full() {
+			return
+		}
 		f, ok := known[name]
 		if !ok {
-			errs.Add(join(path, name), sightline.DetailUnknownField, "is not a field of this request")
+			d.add(join(path, name), sightline.DetailUnknownField, "is not a field of this request")
 			continue
 		}
-		decodeValue(value, v.Field(f.index), join(path, name), errs)
+		d.value(fields[name], v.Field(f.index), join(path, name))
 	}
-	for name, f := range known {
-		if _, present := fields[name]; f.required && !present {
-			errs.Add(join(path, name), sightline.DetailMissingField, "is required")
+	for _, name := range slices.Sorted(maps.Keys(known)) {
+		if _, present := fields[name]; known[name].required && !present {
+			d.add(join(path, name), sightline.DetailMissingField, "is required")
 		}
 	}
 }
@@ -242,7 +272,7 @@ func validateStruct(v any, errs sightline.ValidationErrors) error {
 	}
 	for _, fe := range fieldErrs {
 		_, path, _ := strings.Cut(fe.Namespace(), ".") // drop the struct's own name
-		if _, seen := errs[path]; seen {
+		if _, seen := errs[path]; seen || len(errs) >= sightline.MaxDetails {
 			continue
 		}
 		code, ok := detailCodeOf[fe.Tag()]

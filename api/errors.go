@@ -1,10 +1,15 @@
 package api
 
 import (
+	"cmp"
 	"errors"
+	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/sightline/sightline"
 )
@@ -72,7 +77,8 @@ func errorResponse(r *http.Request, logger *slog.Logger, err error) (int, errorB
 	var e *sightline.Error
 	if errors.As(err, &e) {
 		if status, ok := statusOf[e.Code]; ok && e.Code != sightline.CodeInternal {
-			return status, errorBody{Code: e.Code, Message: e.Message, RequestID: requestID, Details: e.Details}, e
+			message, details := capDetails(e.Message, e.Details)
+			return status, errorBody{Code: e.Code, Message: message, RequestID: requestID, Details: details}, e
 		}
 	}
 	logger.ErrorContext(r.Context(), "request failed", "requestId", requestID,
@@ -80,6 +86,53 @@ func errorResponse(r *http.Request, logger *slog.Logger, err error) (int, errorB
 	return http.StatusInternalServerError, errorBody{
 		Code: sightline.CodeInternal, Message: "An internal error occurred.", RequestID: requestID,
 	}, nil
+}
+
+// capDetails keeps the first sightline.MaxDetails fields of details, in
+// natural order (ids[2] before ids[10]), and says in the message how many
+// more there were.
+func capDetails(message string, details map[string][]sightline.FieldError) (string, map[string][]sightline.FieldError) {
+	if len(details) <= sightline.MaxDetails {
+		return message, details
+	}
+	fields := slices.SortedFunc(maps.Keys(details), naturalCompare)
+	kept := make(map[string][]sightline.FieldError, sightline.MaxDetails)
+	for _, f := range fields[:sightline.MaxDetails] {
+		kept[f] = details[f]
+	}
+	return fmt.Sprintf("%s The first %d fields with problems are listed; %d more are not.",
+		message, sightline.MaxDetails, len(fields)-sightline.MaxDetails), kept
+}
+
+// naturalCompare orders strings with their digit runs compared as numbers.
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitPrefix(a), digitPrefix(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Compare(len(na), len(nb)); c != 0 {
+				return c
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+func digitPrefix(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 // writeError sends err as the error envelope.

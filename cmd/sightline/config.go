@@ -24,6 +24,7 @@ type config struct {
 	Limits          api.Limits    // SIGHTLINE_RATE_LIMIT_USER, _KEY, SIGHTLINE_JOB_STARTS_PER_MINUTE
 	MaxBodyBytes    int64         // SIGHTLINE_MAX_BODY_BYTES
 	ShutdownTimeout time.Duration // SIGHTLINE_SHUTDOWN_TIMEOUT
+	WriteTimeout    time.Duration // SIGHTLINE_WRITE_TIMEOUT: the longest a response may take to send
 	Workers         int           // SIGHTLINE_WORKERS: concurrent jobs per worker process
 	ReviewURL       string        // REVIEW_URL: where reports of captured AI answers are forwarded
 	// Engines answers checks: the deterministic simulator by default, the
@@ -79,6 +80,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 	cfg.ShutdownTimeout, err = time.ParseDuration(or(getenv("SIGHTLINE_SHUTDOWN_TIMEOUT"), "30s"))
 	if err != nil {
 		return cfg, fmt.Errorf("SIGHTLINE_SHUTDOWN_TIMEOUT: %w", err)
+	}
+	cfg.WriteTimeout, err = time.ParseDuration(or(getenv("SIGHTLINE_WRITE_TIMEOUT"), "60s"))
+	if err != nil || cfg.WriteTimeout <= 0 {
+		return cfg, fmt.Errorf("SIGHTLINE_WRITE_TIMEOUT must be a positive duration, got %q", getenv("SIGHTLINE_WRITE_TIMEOUT"))
 	}
 	cfg.ReviewURL = getenv("REVIEW_URL")
 	if cfg.Engines, err = engine.FromEnv(getenv, simulator.New(simulatorSeed), &http.Client{}); err != nil {

@@ -98,13 +98,7 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 		})
 	}
 	if withAPI {
-		httpServer := &http.Server{
-			Handler:           handler,
-			ReadHeaderTimeout: 10 * time.Second,
-			ReadTimeout:       60 * time.Second,
-			IdleTimeout:       120 * time.Second,
-			ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-		}
+		httpServer := newHTTPServer(handler, cfg, logger)
 		logger.Info("api listening", "address", listener.Addr().String())
 		group.Go(func() error {
 			if err := httpServer.Serve(listener); !errors.Is(err, http.ErrServerClosed) {
@@ -124,4 +118,19 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 		})
 	}
 	return group.Wait()
+}
+
+// newHTTPServer bounds every phase of a connection, so that a client that
+// sends or reads slowly cannot hold a request open: headers within 10 s,
+// the whole request within 60 s, and the answer written within
+// cfg.WriteTimeout of the request's headers (SIGHTLINE_WRITE_TIMEOUT).
+func newHTTPServer(handler http.Handler, cfg config, logger *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      cfg.WriteTimeout,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
 }

@@ -1,0 +1,89 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/sightline/sightline"
+)
+
+// A body of many bad values is answered with a bounded list of problems:
+// the answer and the work spent on it do not grow with the body.
+func TestValidationDetailsAreCapped(t *testing.T) {
+	t.Parallel()
+	// About 1 MB of ids, none of them a uuid.
+	body := `{"ids":[` + strings.TrimSuffix(strings.Repeat(`"not-a-uuid",`, 80_000), ",") + `]}`
+	_, err := decodeBody[struct {
+		IDs []uuid.UUID `json:"ids" required:"true"`
+	}]([]byte(body))
+	// The decoder itself stops at the cap, not only the answer.
+	var e *sightline.Error
+	if !errors.As(err, &e) || len(e.Details) != sightline.MaxDetails {
+		t.Fatalf("decoding kept %d fields of problems, want %d", len(e.Details), sightline.MaxDetails)
+	}
+	status, envelope, _ := errorResponse(httptest.NewRequest(http.MethodPost, "/", nil), slog.New(slog.DiscardHandler), err)
+	if status != http.StatusBadRequest || envelope.Code != sightline.CodeValidation {
+		t.Fatalf("%d %s, want 400 validation_error", status, envelope.Code)
+	}
+	if len(envelope.Details) != sightline.MaxDetails {
+		t.Fatalf("%d fields in details, want %d", len(envelope.Details), sightline.MaxDetails)
+	}
+	for i := range sightline.MaxDetails {
+		if d := envelope.Details["ids["+strconv.Itoa(i)+"]"]; len(d) != 1 || d[0].Code != sightline.DetailInvalidUUID {
+			t.Fatalf("details[ids[%d]] = %v", i, d)
+		}
+	}
+	if !strings.Contains(envelope.Message, "first 100") {
+		t.Errorf("message %q does not say the list is cut", envelope.Message)
+	}
+	raw, _ := json.Marshal(envelope)
+	if len(raw) > 16<<10 {
+		t.Fatalf("answer is %d bytes", len(raw))
+	}
+}
+
+// Details built elsewhere than the decoder are capped where the envelope
+// is written, naming the first fields in natural order and counting the rest.
+func TestEnvelopeCapsDetails(t *testing.T) {
+	t.Parallel()
+	errs := sightline.ValidationErrors{}
+	for i := range 250 {
+		errs.Add("names["+strconv.Itoa(i)+"]", sightline.DetailInvalidValue, "must not be empty")
+	}
+	_, envelope, _ := errorResponse(httptest.NewRequest(http.MethodPost, "/", nil), slog.New(slog.DiscardHandler), errs.Err())
+	if len(envelope.Details) != sightline.MaxDetails {
+		t.Fatalf("%d fields in details, want %d", len(envelope.Details), sightline.MaxDetails)
+	}
+	if _, ok := envelope.Details["names[99]"]; !ok {
+		t.Fatalf("names[99] missing from %v", envelope.Details)
+	}
+	if _, ok := envelope.Details["names[100]"]; ok {
+		t.Fatal("names[100] listed past the cap")
+	}
+	if !strings.Contains(envelope.Message, "150 more") {
+		t.Errorf("message %q does not count the fields left out", envelope.Message)
+	}
+}
+
+func TestNaturalCompare(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"ids[2]", "ids[10]", -1}, {"ids[10]", "ids[2]", 1}, {"ids[02]", "ids[2]", 0}, {"a", "b", -1},
+		{"ids[1].name", "ids[1]", 1}, {"x9", "x10", -1}, {"", "a", -1},
+	} {
+		if got := naturalCompare(tt.a, tt.b); got != tt.want {
+			t.Errorf("naturalCompare(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
