@@ -130,7 +130,8 @@ var pathParam = regexp.MustCompile(`\{([^}]+)\}`)
 // errorDescriptions say when the pipeline answers each status.
 var errorDescriptions = map[int]string{
 	400: "validation_error (details name every field or parameter at fault, unknown ones included), " +
-		"bad_request (body not JSON, a body on a no-body operation, a missing body), or a missing or malformed Idempotency-Key.",
+		"bad_request (body not JSON, a body on a no-body operation, a missing body, a query string that cannot be read: " +
+		"a bad escape, a semicolon, more than 10,000 parameters), or a missing or malformed Idempotency-Key.",
 	401: "unauthorized: missing, invalid or revoked API key.",
 	403: "api_key_capability_required: the key lacks the capability, or its owner's role is too low.",
 	404: "organization_not_found or not_found: nothing accessible under these ids (a malformed id included).",

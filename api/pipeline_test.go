@@ -266,6 +266,18 @@ func TestQueryParameters(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a query string that cannot be read is refused whole", func(t *testing.T) {
+		for name, query := range map[string]string{
+			"over 10,000 parameters": "?" + strings.Repeat("limit=1&", 10_001) + "limit=1",
+			"a bad escape":           "?limit=5&search=%zz",
+			"a semicolon":            "?limit=5;offset=1",
+		} {
+			r := f.do(call{method: "GET", path: "/api/v1/organizations" + query, key: m.key})
+			if body := assertError(t, r, 400, sightline.CodeBadRequest); !strings.Contains(body["message"].(string), "query string") {
+				t.Errorf("%s: message %q", name, body["message"])
+			}
+		}
+	})
 	t.Run("a no-parameter operation refuses any", func(t *testing.T) {
 		r := f.do(call{method: "GET", path: "/api/v1/me?x=1", key: m.key})
 		if got := detailCodesOf(t, assertError(t, r, 400, sightline.CodeValidation)); got["x"][0] != "unknown_field" {

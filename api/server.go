@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -184,7 +185,15 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 			return
 		}
 	}
-	query, err := checkQuery(r.URL.Query(), rt.query)
+	values, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		// Go's parser drops what it cannot read (a bad escape, a semicolon,
+		// everything past 10,000 parameters); answering on the rest would
+		// answer a request the client did not send.
+		s.writeError(w, r, sightline.Errorf(sightline.CodeBadRequest, "The query string cannot be read: %v.", err))
+		return
+	}
+	query, err := checkQuery(values, rt.query)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
