@@ -17,7 +17,8 @@ import (
 // Listings answer text/csv when the Accept header prefers it to JSON: the
 // same page, no total. Columns are the JSON fields of a row in order; list
 // values are joined with "; "; a cell that a spreadsheet would run as a
-// formula (starting with = + - @) is prefixed with an apostrophe.
+// formula (starting with = + - @, a tab or a carriage return: OWASP's CSV
+// injection list) is prefixed with an apostrophe.
 
 // listing is the JSON shape of every generic listing.
 type listing[T any] struct {
@@ -146,9 +147,13 @@ func csvCell(v reflect.Value) (string, error) {
 	return string(b), err
 }
 
+// formulaStarts are the first characters that make a spreadsheet read a
+// cell as a formula.
+const formulaStarts = "=+-@\t\r"
+
 // escapeFormula defuses spreadsheet formula injection.
 func escapeFormula(cell string) string {
-	if cell != "" && strings.ContainsRune("=+-@", rune(cell[0])) {
+	if cell != "" && strings.IndexByte(formulaStarts, cell[0]) >= 0 {
 		return "'" + cell
 	}
 	return cell

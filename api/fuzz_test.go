@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sightline/sightline"
@@ -91,12 +92,12 @@ func FuzzCheckQuery(f *testing.F) {
 }
 
 func FuzzEscapeFormula(f *testing.F) {
-	for _, seed := range []string{"", "=1+1", "+x", "-3", "@SUM", "plain", "'=quoted"} {
+	for _, seed := range []string{"", "=1+1", "+x", "-3", "@SUM", "plain", "'=quoted", "\t=1", "\r=1"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, cell string) {
 		out := escapeFormula(cell)
-		if out != "" && (out[0] == '=' || out[0] == '+' || out[0] == '-' || out[0] == '@') {
+		if out != "" && strings.ContainsRune("=+-@\t\r", rune(out[0])) {
 			t.Fatalf("escapeFormula(%q) = %q still starts a formula", cell, out)
 		}
 		if out != cell && out != "'"+cell {

@@ -122,6 +122,8 @@ func TestCSVEncoding(t *testing.T) {
 			"id,names,note,rank,score,at\n" + id.String() + `,"a; b, c",'-1+1,3,1.5,2026-11-23T07:30:00.005Z` + "\n"},
 		{"nulls and formulas", []csvRow{{Names: []string{"=cmd", "@x"}, Score: -2}},
 			"id,names,note,rank,score,at\n00000000-0000-0000-0000-000000000000,'=cmd; @x,,,'-2,0001-01-01T00:00:00.000Z\n"},
+		{"tab and carriage return", []csvRow{{Names: []string{"\t=1+1"}, Note: ptr("\r=HYPERLINK(\"x\")")}},
+			"id,names,note,rank,score,at\n00000000-0000-0000-0000-000000000000,'\t=1+1,\"'\r=HYPERLINK(\"\"x\"\")\",,0,0001-01-01T00:00:00.000Z\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

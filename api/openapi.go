@@ -170,7 +170,7 @@ func (s *server) document(rt *route) {
 	success := openapi3.NewResponse().WithDescription(http.StatusText(rt.status)).WithJSONSchema(rt.response)
 	if rt.csv {
 		success.Content["text/csv"] = openapi3.NewMediaType().WithSchema(described(stringSchema(),
-			"Same page as JSON without total; list values joined with '; '; cells starting with = + - @ prefixed with an apostrophe."))
+			"Same page as JSON without total; list values joined with '; '; cells starting with = + - @, a tab or a carriage return prefixed with an apostrophe."))
 	}
 	op.AddResponse(rt.status, success)
 
