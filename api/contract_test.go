@@ -1,13 +1,18 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/sightline/sightline"
 )
 
 func TestContractListsEveryRoute(t *testing.T) {
@@ -62,12 +67,17 @@ func TestOperationalEndpoints(t *testing.T) {
 	f.do(call{method: "GET", path: "/api/v1/me", key: m.key})
 	f.do(call{method: "GET", path: "/api/v1/me"})
 
-	for _, path := range []string{"/healthz", "/readyz"} {
-		if r := f.do(call{method: "GET", path: path}); r.status != 200 {
-			t.Errorf("%s: %d %s", path, r.status, r.body)
-		}
+	if r := f.do(call{method: "GET", path: "/healthz"}); r.status != 200 {
+		t.Errorf("/healthz: %d %s", r.status, r.body)
 	}
-	r := f.do(call{method: "GET", path: "/metrics"})
+	if r := f.do(call{method: "GET", path: "/readyz"}); r.status != 200 || string(r.body) != `{"status":"ready","failing":[]}`+"\n" {
+		t.Errorf("/readyz: %d %s", r.status, r.body)
+	}
+	// Metrics are not served on the API's listener.
+	assertError(t, f.do(call{method: "GET", path: "/metrics"}), http.StatusNotFound, sightline.CodeNotFound)
+	rec := httptest.NewRecorder()
+	MetricsHandler(f.registry).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	r := response{status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
 	for _, want := range []string{
 		`sightline_http_requests_total{method="GET",route="/api/v1/me",status="200"} 1`,
 		`sightline_http_requests_total{method="GET",route="/api/v1/me",status="401"} 1`,
@@ -76,5 +86,25 @@ func TestOperationalEndpoints(t *testing.T) {
 		if !strings.Contains(string(r.body), want) {
 			t.Errorf("metrics lack %s", want)
 		}
+	}
+}
+
+// failingPinger is a store that does not answer, with a cause that must
+// not reach the client.
+type failingPinger struct{}
+
+func (failingPinger) Ping(context.Context) error {
+	return errors.New("dial tcp 10.0.0.7:9000: password authentication failed for user \"sightline\"")
+}
+
+func TestReadinessNamesTheFailingStoreOnly(t *testing.T) {
+	t.Parallel()
+	f := setup(t, setupOptions{mount: func(s *server) { s.ch = failingPinger{} }})
+	r := f.do(call{method: "GET", path: "/readyz"})
+	if r.status != http.StatusServiceUnavailable || string(r.body) != `{"status":"not_ready","failing":["clickhouse"]}`+"\n" {
+		t.Fatalf("/readyz: %d %s", r.status, r.body)
+	}
+	if !strings.Contains(f.logs.String(), "password authentication failed") {
+		t.Errorf("the cause was not logged:\n%s", f.logs.String())
 	}
 }

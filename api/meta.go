@@ -3,6 +3,9 @@ package api
 import (
 	"context"
 	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 func (s *server) handleDocument(*request) (any, error) { return s.doc, nil }
@@ -12,17 +15,39 @@ func (s *server) handleHealthz(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
+// readiness is the answer of /readyz: ready, or not_ready with the names
+// of the stores that did not answer. Why they did not is logged, never
+// sent: a driver's error text names hosts, users and databases.
+type readiness struct {
+	Status  string   `json:"status"`
+	Failing []string `json:"failing"`
+}
+
 // handleReadyz answers 200 only when both stores answer.
 func (s *server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), healthTimeout)
 	defer cancel()
-	checks := map[string]string{"postgres": "ok", "clickhouse": "ok"}
+	answer := readiness{Status: "ready", Failing: []string{}}
+	for _, store := range []struct {
+		name string
+		ping func(context.Context) error
+	}{{"postgres", s.pool.Ping}, {"clickhouse", s.ch.Ping}} {
+		if err := store.ping(ctx); err != nil {
+			s.logger.WarnContext(ctx, "readiness check failed", "requestId", requestIDFrom(ctx),
+				"store", store.name, "error", err.Error())
+			answer.Status, answer.Failing = "not_ready", append(answer.Failing, store.name)
+		}
+	}
 	status := http.StatusOK
-	if err := s.pool.Ping(ctx); err != nil {
-		checks["postgres"], status = err.Error(), http.StatusServiceUnavailable
+	if answer.Status != "ready" {
+		status = http.StatusServiceUnavailable
 	}
-	if err := s.ch.Ping(ctx); err != nil {
-		checks["clickhouse"], status = err.Error(), http.StatusServiceUnavailable
-	}
-	writeJSON(w, status, checks)
+	writeJSON(w, status, answer)
+}
+
+// MetricsHandler serves the Prometheus metrics gathered by g. It is not
+// part of the API's handler: the service serves it on a listener of its
+// own (SIGHTLINE_METRICS_ADDR), by default on loopback only.
+func MetricsHandler(g prometheus.Gatherer) http.Handler {
+	return promhttp.HandlerFor(g, promhttp.HandlerOpts{})
 }

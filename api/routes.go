@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/sightline/sightline"
 )
@@ -14,7 +13,6 @@ func (s *server) routes() {
 	// Operational endpoints, outside the versioned API and its document.
 	s.router.Get("/healthz", s.handleHealthz)
 	s.router.Get("/readyz", s.handleReadyz)
-	s.router.Method(http.MethodGet, "/metrics", promhttp.HandlerFor(s.gatherer, promhttp.HandlerOpts{}))
 
 	s.handle(route{
 		method: http.MethodGet, pattern: "/api/v1/doc/json", id: "getOpenAPIDocument", tag: "contract",

@@ -39,9 +39,8 @@ type Deps struct {
 	// Jobs enqueues background work in the same transaction as the write
 	// that needs it (InsertTx).
 	Jobs *river.Client[pgx.Tx]
-	// Registerer receives the API's metrics; Gatherer serves /metrics.
+	// Registerer receives the API's metrics (served by MetricsHandler).
 	Registerer prometheus.Registerer
-	Gatherer   prometheus.Gatherer
 	Limits     Limits
 	// MaxBodyBytes caps request bodies; larger ones get 413.
 	MaxBodyBytes int64
@@ -65,7 +64,6 @@ type server struct {
 	router    chi.Router
 	doc       *openapi3.T
 	metrics   *httpMetrics
-	gatherer  prometheus.Gatherer
 	maxBody   int64
 	reviews   Reviews
 	captures  CaptureReader
@@ -128,7 +126,6 @@ func newServer(deps Deps) (*server, error) {
 		router:    chi.NewRouter(),
 		doc:       newDocument(),
 		metrics:   metrics,
-		gatherer:  deps.Gatherer,
 		maxBody:   deps.MaxBodyBytes,
 		reviews:   deps.Reviews,
 		captures:  deps.Captures,

@@ -37,6 +37,8 @@ type fixture struct {
 	http   *httptest.Server
 	logs   *syncBuffer
 	router routers.Router
+	// registry holds the API's metrics, which MetricsHandler serves.
+	registry *prometheus.Registry
 }
 
 type setupOptions struct {
@@ -79,7 +81,7 @@ func setup(t *testing.T, opts ...setupOptions) *fixture {
 	}
 	s, err := newServer(Deps{
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)), Pool: pool, ClickHouse: ch, Jobs: jobClient,
-		Registerer: registry, Gatherer: registry, Limits: o.limits, MaxBodyBytes: 4096,
+		Registerer: registry, Limits: o.limits, MaxBodyBytes: 4096,
 		Captures: captures, Analytics: analytics,
 	})
 	if err != nil {
@@ -90,7 +92,7 @@ func setup(t *testing.T, opts ...setupOptions) *fixture {
 	}
 	srv := httptest.NewServer(s.router)
 	t.Cleanup(srv.Close)
-	f := &fixture{t: t, pool: pool, server: s, http: srv, logs: logs}
+	f := &fixture{t: t, pool: pool, server: s, http: srv, logs: logs, registry: registry}
 	f.router = f.loadContract()
 	return f
 }

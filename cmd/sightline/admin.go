@@ -50,7 +50,7 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 	var cmd adminCommand
 	var rest []string
 	if args[0] == "demo" {
-		cmd, rest = adminDemo(stdout), args[1:]
+		cmd, rest = adminDemo(stdout, cfg.MetricsAddr), args[1:]
 	} else if len(args) >= 2 {
 		cmd, rest = commands[args[0]+" "+args[1]], args[2:]
 	}

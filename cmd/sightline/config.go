@@ -19,6 +19,7 @@ type config struct {
 	DatabaseURL     string        // DATABASE_URL
 	ClickHouseURL   string        // CLICKHOUSE_URL
 	Listen          string        // SIGHTLINE_LISTEN
+	MetricsAddr     string        // SIGHTLINE_METRICS_ADDR: where /metrics is served; "off" serves none
 	LogLevel        slog.Level    // SIGHTLINE_LOG_LEVEL: debug, info, warn, error
 	PGMaxConns      int32         // SIGHTLINE_PG_MAX_CONNS
 	Limits          api.Limits    // SIGHTLINE_RATE_LIMIT_USER, _KEY, SIGHTLINE_JOB_STARTS_PER_MINUTE
@@ -37,6 +38,7 @@ type config struct {
 const simulatorSeed = 1
 
 const (
+	defaultMetricsAddr   = "127.0.0.1:9464"
 	defaultDatabaseURL   = "postgres://postgres@127.0.0.1:54329/sightline?sslmode=disable"
 	defaultClickHouseURL = "http://127.0.0.1:18123/default"
 )
@@ -46,6 +48,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		DatabaseURL:   or(getenv("DATABASE_URL"), defaultDatabaseURL),
 		ClickHouseURL: or(getenv("CLICKHOUSE_URL"), defaultClickHouseURL),
 		Listen:        or(getenv("SIGHTLINE_LISTEN"), "127.0.0.1:8080"),
+		MetricsAddr:   or(getenv("SIGHTLINE_METRICS_ADDR"), defaultMetricsAddr),
 		Limits:        api.DefaultLimits,
 	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(or(getenv("SIGHTLINE_LOG_LEVEL"), "info"))); err != nil {

@@ -20,7 +20,7 @@ const (
 
 // adminDemo sets up the demo account the first time and issues a fresh
 // owner key every time (a key's plaintext cannot be shown twice).
-func adminDemo(stdout io.Writer) adminCommand {
+func adminDemo(stdout io.Writer, metricsAddr string) adminCommand {
 	return func(ctx context.Context, tx pgx.Tx, args []string) (any, error) {
 		f, err := flags(args, nil, "base-url")
 		if err != nil {
@@ -45,8 +45,11 @@ Try:
   curl -s -H 'Authorization: Bearer %[3]s' %[4]s/api/v1/me
   curl -s -H 'Authorization: Bearer %[3]s' '%[4]s/api/v1/organizations?limit=5'
   curl -s -H 'Authorization: Bearer %[3]s' -H 'Accept: text/csv' %[4]s/api/v1/organizations/%[1]s/projects
-The contract: %[4]s/api/v1/doc/json   Metrics: %[4]s/metrics
+The contract: %[4]s/api/v1/doc/json
 `, orgID, demoEmail, key.Secret, baseURL)
+		if metricsAddr != "off" {
+			fmt.Fprintf(stdout, "Metrics (this machine only): http://%s/metrics\n", metricsAddr)
+		}
 		return nil, nil
 	}
 }

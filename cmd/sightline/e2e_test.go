@@ -23,27 +23,24 @@ import (
 
 // service is a `sightline run` started on a test's own databases.
 type service struct {
-	t      *testing.T
-	base   string
-	getenv func(string) string
-	ch     string // the ClickHouse database's URL
-	logs   *syncWriter
-	stop   func() error // cancels the run, as SIGTERM does, and waits for it
+	t    *testing.T
+	base string
+	// metrics is the base URL of the metrics listener.
+	metrics string
+	getenv  func(string) string
+	ch      string // the ClickHouse database's URL
+	logs    *syncWriter
+	stop    func() error // cancels the run, as SIGTERM does, and waits for it
 }
 
 // startService runs `sightline run` until the test ends (or stop) and
 // waits until it is ready.
 func startService(t *testing.T) *service {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	addr, metricsAddr := freeAddress(t), freeAddress(t)
 	ch := olaptest.NewDatabase(t)
-	s := &service{t: t, base: "http://" + addr, ch: ch, logs: &syncWriter{},
-		getenv: env(t, map[string]string{"CLICKHOUSE_URL": ch, "SIGHTLINE_LISTEN": addr})}
+	s := &service{t: t, base: "http://" + addr, metrics: "http://" + metricsAddr, ch: ch, logs: &syncWriter{},
+		getenv: env(t, map[string]string{"CLICKHOUSE_URL": ch, "SIGHTLINE_LISTEN": addr, "SIGHTLINE_METRICS_ADDR": metricsAddr})}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"run"}, s.getenv, &bytes.Buffer{}, s.logs) }()
@@ -70,6 +67,17 @@ func startService(t *testing.T) *service {
 		return res.StatusCode == http.StatusOK
 	})
 	return s
+}
+
+// freeAddress is a loopback address nothing listens on at the moment.
+func freeAddress(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
 }
 
 // eventually polls cond until it holds or the time is up.

@@ -93,6 +93,14 @@ func TestRunServesAndStopsCleanly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("the API's listener serves /metrics: %d", res.StatusCode)
+	}
+	res, err = http.Get(s.metrics + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
 	metrics, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	for _, want := range []string{"sightline_postgres_pool_acquired_connections", "sightline_river_jobs", "go_goroutines"} {
@@ -104,7 +112,7 @@ func TestRunServesAndStopsCleanly(t *testing.T) {
 	if err := s.stop(); err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	for _, want := range []string{"api stopped", "workers stopped"} {
+	for _, want := range []string{"api stopped", "metrics stopped", "workers stopped"} {
 		if !strings.Contains(s.logs.String(), want) {
 			t.Errorf("logs lack %q:\n%s", want, s.logs.String())
 		}

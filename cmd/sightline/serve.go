@@ -61,22 +61,35 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 
 	// Everything that can fail on bad configuration is set up before any
 	// goroutine starts, so a failed start leaves nothing running.
-	var handler http.Handler
-	var listener net.Listener
+	var listeners []httpListener
 	if withAPI {
+		var handler http.Handler
 		reader := &olap.Reader{Conn: ch}
 		if handler, err = api.NewHandler(api.Deps{
 			Logger: logger, Pool: pool, ClickHouse: ch, Jobs: riverClient,
-			Registerer: registry, Gatherer: registry,
-			Limits: cfg.Limits, MaxBodyBytes: cfg.MaxBodyBytes,
+			Registerer: registry,
+			Limits:     cfg.Limits, MaxBodyBytes: cfg.MaxBodyBytes,
 			Reviews:   api.Reviews{URL: cfg.ReviewURL, Locator: reader},
 			Captures:  reader,
 			Analytics: &olap.Analytics{Conn: ch},
 		}); err != nil {
 			return err
 		}
-		if listener, err = net.Listen("tcp", cfg.Listen); err != nil {
-			return fmt.Errorf("listening on %s: %w", cfg.Listen, err)
+		public, err := listenHTTP("api", cfg.Listen, handler, cfg, logger)
+		if err != nil {
+			return err
+		}
+		defer public.listener.Close()
+		listeners = append(listeners, public)
+		// Metrics are served apart from the API, by default on loopback
+		// only, so that the public port does not show the service's insides.
+		if cfg.MetricsAddr != "off" {
+			metrics, err := listenHTTP("metrics", cfg.MetricsAddr, api.MetricsHandler(registry), cfg, logger)
+			if err != nil {
+				return err
+			}
+			defer metrics.listener.Close()
+			listeners = append(listeners, metrics)
 		}
 	}
 
@@ -97,12 +110,11 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 			return nil
 		})
 	}
-	if withAPI {
-		httpServer := newHTTPServer(handler, cfg, logger)
-		logger.Info("api listening", "address", listener.Addr().String())
+	for _, l := range listeners {
+		logger.Info(l.name+" listening", "address", l.listener.Addr().String())
 		group.Go(func() error {
-			if err := httpServer.Serve(listener); !errors.Is(err, http.ErrServerClosed) {
-				return fmt.Errorf("serving http: %w", err)
+			if err := l.server.Serve(l.listener); !errors.Is(err, http.ErrServerClosed) {
+				return fmt.Errorf("serving %s: %w", l.name, err)
 			}
 			return nil
 		})
@@ -110,14 +122,29 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 			<-groupCtx.Done()
 			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
 			defer cancel()
-			if err := httpServer.Shutdown(stopCtx); err != nil {
-				return fmt.Errorf("shutting down http: %w", err)
+			if err := l.server.Shutdown(stopCtx); err != nil {
+				return fmt.Errorf("shutting down %s: %w", l.name, err)
 			}
-			logger.Info("api stopped")
+			logger.Info(l.name + " stopped")
 			return nil
 		})
 	}
 	return group.Wait()
+}
+
+// httpListener is one HTTP server of the process and where it listens.
+type httpListener struct {
+	name     string
+	server   *http.Server
+	listener net.Listener
+}
+
+func listenHTTP(name, addr string, handler http.Handler, cfg config, logger *slog.Logger) (httpListener, error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return httpListener{}, fmt.Errorf("listening on %s for %s: %w", addr, name, err)
+	}
+	return httpListener{name: name, server: newHTTPServer(handler, cfg, logger), listener: l}, nil
 }
 
 // newHTTPServer bounds every phase of a connection, so that a client that
