@@ -88,6 +88,17 @@ func errorResponse(r *http.Request, logger *slog.Logger, err error) (int, errorB
 	}, nil
 }
 
+// errorStatus is the status errorResponse answers err with.
+func errorStatus(err error) int {
+	var e *sightline.Error
+	if errors.As(err, &e) {
+		if status, ok := statusOf[e.Code]; ok {
+			return status
+		}
+	}
+	return http.StatusInternalServerError
+}
+
 // capDetails keeps the first sightline.MaxDetails fields of details, in
 // natural order (ids[2] before ids[10]), and says in the message how many
 // more there were.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -35,9 +36,13 @@ type writeFunc func(r *request, tx pgx.Tx) (status int, body any, err error)
 //     (ai_check_session_unavailable) are not: they changed nothing and the
 //     same key may be retried once the request or the state is fixed.
 //     Internal errors roll everything back and store nothing.
-//   - An operation that reaches outside the database marks its attempt
-//     uncertain first (markOutcomeUncertain); if it does not finish, every
-//     retry under that key is refused with operation_outcome_uncertain.
+//   - An operation that reaches outside the database returns an
+//     externalCall: its checks run in the transaction, which then commits
+//     the key's intent and releases the lock, so no transaction is held
+//     while another system answers. A retry during the call is
+//     idempotency_request_in_progress; a call that fails (or a process that
+//     dies during it) leaves every retry under that key refused with
+//     operation_outcome_uncertain; a call that succeeds stores its answer.
 func (s *server) serveWrite(w http.ResponseWriter, req *request, fn writeFunc) {
 	ctx := req.Context()
 	key := req.Header.Get("Idempotency-Key")
@@ -90,6 +95,10 @@ func (s *server) runWrite(ctx context.Context, req *request, record *oltp.Idempo
 				"This Idempotency-Key was used for a different request.")
 		}
 		if stored.Outcome == oltp.OutcomeUncertain {
+			if stored.ResponseStatus == 0 && stored.Age < externalCallTimeout {
+				return 0, "", nil, false, sightline.Errorf(sightline.CodeIdempotencyInProgress,
+					"A request with this Idempotency-Key is still running; retry when it has finished.")
+			}
 			return 0, "", nil, false, sightline.Errorf(sightline.CodeOperationOutcomeUncertain,
 				"An earlier attempt with this Idempotency-Key ended with an unknown outcome; it cannot be replayed.")
 		}
@@ -115,6 +124,9 @@ func (s *server) runWrite(ctx context.Context, req *request, record *oltp.Idempo
 	} else if err := op.Commit(ctx); err != nil {
 		return 0, "", nil, false, fmt.Errorf("releasing savepoint: %w", err)
 	}
+	if call, ok := result.(externalCall); ok {
+		return s.runExternal(ctx, tx, record, call)
+	}
 
 	body, err = marshal(result)
 	if err != nil {
@@ -131,15 +143,53 @@ func (s *server) runWrite(ctx context.Context, req *request, record *oltp.Idempo
 	return status, "application/json", body, false, nil
 }
 
-// markOutcomeUncertain records, outside the write's transaction and before
-// an external call, that this key's attempt may take effect elsewhere. If
-// the write then completes, its record replaces the mark; if it fails or
-// the process dies, the mark stays and retries are refused.
-func (s *server) markOutcomeUncertain(ctx context.Context, req *request) error {
-	mark := *req.idempotency
-	mark.Outcome = oltp.OutcomeUncertain
-	mark.ResponseStatus, mark.ResponseType, mark.ResponseBody = 0, "", nil
-	return oltp.SaveIdempotencyRecord(ctx, s.pool, &mark)
+// externalCall is the part of a write that reaches outside the database
+// (a forward to another system). A writeFunc returns one as its body once
+// everything that can be checked in its transaction has been; runWrite
+// then records the intent, commits, and calls it with no transaction open.
+type externalCall func(ctx context.Context) (status int, body any, err error)
+
+// externalCallTimeout bounds an external call. Until it has passed, a key
+// whose intent is recorded without an outcome is taken to be in flight;
+// after it, the call cannot still be running, so its outcome is unknown.
+const externalCallTimeout = 30 * time.Second
+
+// runExternal commits tx with the key marked uncertain, which releases the
+// key's lock and the connection, then makes the call and records its
+// outcome: the answer on success, the failure's status (still uncertain:
+// the other system may have acted) otherwise. Outcomes are recorded even
+// when the client has gone: the call does not stop with its request.
+func (s *server) runExternal(ctx context.Context, tx pgx.Tx, record *oltp.IdempotencyRecord, call externalCall) (int, string, []byte, bool, error) {
+	record.Outcome = oltp.OutcomeUncertain
+	if err := oltp.SaveIdempotencyRecord(ctx, tx, record); err != nil {
+		return 0, "", nil, false, err
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return 0, "", nil, false, fmt.Errorf("committing intent: %w", err)
+	}
+	callCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), externalCallTimeout)
+	defer cancel()
+	status, result, callErr := call(callCtx)
+	var body []byte
+	err := callErr
+	if err == nil {
+		body, err = marshal(result)
+	}
+	if err != nil {
+		record.ResponseStatus = errorStatus(err)
+		if saveErr := oltp.SaveIdempotencyRecord(callCtx, s.pool, record); saveErr != nil {
+			return 0, "", nil, false, errors.Join(err, saveErr)
+		}
+		return 0, "", nil, false, err
+	}
+	record.Outcome = oltp.OutcomeCompleted
+	record.ResponseStatus, record.ResponseType, record.ResponseBody = status, "application/json", body
+	if err := oltp.SaveIdempotencyRecord(callCtx, s.pool, record); err != nil {
+		// The call took effect; its answer is sent even though a retry
+		// will only learn that the outcome is uncertain.
+		s.logger.ErrorContext(ctx, "recording an external call's outcome", "requestId", requestIDFrom(ctx), "error", err.Error())
+	}
+	return status, "application/json", body, false, nil
 }
 
 // checkIdempotencyKey enforces 8-255 printable ASCII characters, no spaces.

@@ -133,9 +133,11 @@ func reportBodySchema() *openapi3.Schema {
 	}, "type")
 }
 
-// handleReportAIResponse forwards a report at most once: the attempt is
-// marked uncertain before the forward, so that if the review system does
-// not accept it (or the process dies) every retry under the key answers
+// handleReportAIResponse checks the report in the write's transaction and
+// returns the forward as an externalCall: the pipeline records the intent
+// and commits before the forward, so no transaction or lock is held while
+// the review system answers, and if it does not accept the report (or the
+// process dies) every retry under the key answers
 // operation_outcome_uncertain instead of forwarding again.
 func (s *server) handleReportAIResponse(r *request, tx pgx.Tx) (int, any, error) {
 	body, err := decodeBody[reportBody](r.body)
@@ -176,16 +178,21 @@ func (s *server) handleReportAIResponse(r *request, tx pgx.Tx) (int, any, error)
 		OrganizationID: r.organizationID, ProjectID: p.ID, TrackedQueryID: queryID, AIResponseID: responseID,
 		CheckRunID: runID, ReportedBy: r.key.User.ID, ReportedAt: sightline.Timestamp{Time: time.Now().UTC()},
 	}
-	if err := s.markOutcomeUncertain(ctx, r); err != nil {
-		return 0, nil, err
+	if s.reviews.URL == "" {
+		// Nothing leaves the service, so the outcome is known: not filed,
+		// and the key stays unused (a 5xx refusal is never stored).
+		return 0, nil, &sightline.Error{Code: sightline.CodeReviewSystemUnavailable,
+			Message: "No review system is configured, so the report was not filed. This Idempotency-Key stays unused."}
 	}
-	if err := s.forwardReport(ctx, forward); err != nil {
-		s.logger.WarnContext(ctx, "report forward failed", "reportId", forward.ReportID, "error", err.Error())
-		return 0, nil, &sightline.Error{Code: sightline.CodeReviewSystemUnavailable, Cause: err,
-			Message: "The review system could not be reached or did not accept the report; whether it was filed is " +
-				"unknown. This Idempotency-Key will not replay; a new key may file the report twice."}
-	}
-	return http.StatusOK, reportAnswer{ReportID: forward.ReportID, Status: "accepted"}, nil
+	return http.StatusOK, externalCall(func(ctx context.Context) (int, any, error) {
+		if err := s.forwardReport(ctx, forward); err != nil {
+			s.logger.WarnContext(ctx, "report forward failed", "reportId", forward.ReportID, "error", err.Error())
+			return 0, nil, &sightline.Error{Code: sightline.CodeReviewSystemUnavailable, Cause: err,
+				Message: "The review system could not be reached or did not accept the report; whether it was filed is " +
+					"unknown. This Idempotency-Key will not replay; a new key may file the report twice."}
+		}
+		return http.StatusOK, reportAnswer{ReportID: forward.ReportID, Status: "accepted"}, nil
+	}), nil
 }
 
 // reportRun routes the AI answer to the check run that captured it.
@@ -221,9 +228,6 @@ func (s *server) reportRun(ctx context.Context, tx pgx.Tx, projectID, queryID, r
 // connection, and delivery is at most once (the payload's reportId lets
 // the review system tell reports apart).
 func (s *server) forwardReport(ctx context.Context, forward reportForward) error {
-	if s.reviews.URL == "" {
-		return fmt.Errorf("no review system URL is configured")
-	}
 	payload, err := json.Marshal(forward)
 	if err != nil {
 		return fmt.Errorf("encoding report: %w", err)

@@ -40,6 +40,9 @@ type checksReviewSystem struct {
 	mu       sync.Mutex
 	status   int
 	received []map[string]any
+	// hold, when set, keeps each forward waiting until it is closed;
+	// arrived is told when a held forward has come in.
+	hold, arrived chan struct{}
 }
 
 func (rs *checksReviewSystem) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -52,8 +55,12 @@ func (rs *checksReviewSystem) ServeHTTP(w http.ResponseWriter, r *http.Request) 
 		// net/http resends requests carrying one on a broken connection.
 		m["idempotencyKeyHeader"] = true
 	}
-	status := rs.status
+	status, hold, arrived := rs.status, rs.hold, rs.arrived
 	rs.mu.Unlock()
+	if hold != nil {
+		arrived <- struct{}{}
+		<-hold
+	}
 	if status == checksReviewHangUp {
 		// Drop the connection without an answer, as an unreachable system would.
 		conn, _, err := w.(http.Hijacker).Hijack()
@@ -93,12 +100,21 @@ type checksReportFixture struct {
 
 func checksReportSetup(t *testing.T) *checksReportFixture {
 	t.Helper()
+	return checksReportSetupWith(t, true)
+}
+
+// checksReportSetupWith gives the API the review system's URL, or none.
+func checksReportSetupWith(t *testing.T, reviewURL bool) *checksReportFixture {
+	t.Helper()
 	rf := &checksReportFixture{review: &checksReviewSystem{status: http.StatusAccepted},
 		locator: &checksLocator{answers: map[uuid.UUID]uuid.UUID{}}}
 	review := httptest.NewServer(rf.review)
 	t.Cleanup(review.Close)
 	rf.checksFixture = checksSetup(t, 10, setupOptions{mount: func(s *server) {
-		s.reviews = Reviews{URL: review.URL + "/reports", Locator: rf.locator}
+		s.reviews = Reviews{Locator: rf.locator}
+		if reviewURL {
+			s.reviews.URL = review.URL + "/reports"
+		}
 	}})
 	rf.query = rf.checksFixture.query(rf.project, "best crm", 1, 0)
 	rf.runID = rf.run(rf.query, "chatgpt", "pending")
@@ -182,6 +198,65 @@ func TestChecksReportOutcomeUnknownIsNeverRetried(t *testing.T) {
 		if rf.review.count() != before+1 {
 			t.Fatalf("%s: %d forwards, want exactly one", c.name, rf.review.count()-before)
 		}
+	}
+}
+
+// The forward runs with no transaction open: no connection or advisory
+// lock is held while the review system answers, and a retry meanwhile is
+// told the first request is still running.
+func TestChecksReportHoldsNoTransactionDuringTheForward(t *testing.T) {
+	t.Parallel()
+	rf := checksReportSetup(t)
+	rf.review.mu.Lock()
+	rf.review.hold, rf.review.arrived = make(chan struct{}), make(chan struct{}, 1)
+	rf.review.mu.Unlock()
+	path := rf.reportPath(rf.query.String(), rf.answer.String())
+	body, key := `{"type":"other"}`, uuid.NewString()
+
+	first := make(chan response, 1)
+	go func() { first <- rf.report(rf.owner.key, path, body, key) }()
+	<-rf.review.arrived
+	var advisoryLocks int
+	if err := rf.pool.QueryRow(context.Background(), `SELECT count(*) FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+		WHERE l.locktype = 'advisory' AND d.datname = current_database()`).Scan(&advisoryLocks); err != nil {
+		t.Fatal(err)
+	}
+	if advisoryLocks != 0 {
+		t.Errorf("%d advisory locks held during the forward", advisoryLocks)
+	}
+	if busy := rf.pool.Stat().AcquiredConns(); busy != 0 {
+		t.Errorf("%d connections held during the forward", busy)
+	}
+	assertError(t, rf.report(rf.owner.key, path, body, key), 409, sightline.CodeIdempotencyInProgress)
+	close(rf.review.hold)
+	r := <-first
+	if r.status != 200 {
+		t.Fatalf("report answered %d %s", r.status, r.body)
+	}
+	again := rf.report(rf.owner.key, path, body, key)
+	if again.status != 200 || string(again.body) != string(r.body) || again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("retry answered %d %s", again.status, again.body)
+	}
+	if rf.review.count() != 1 {
+		t.Fatalf("%d forwards, want 1", rf.review.count())
+	}
+}
+
+// Without a review system nothing is sent, so the outcome is known and the
+// key stays unused: a retry is refused the same way, not as uncertain.
+func TestChecksReportWithoutReviewSystemLeavesTheKeyUnused(t *testing.T) {
+	t.Parallel()
+	rf := checksReportSetupWith(t, false)
+	path := rf.reportPath(rf.query.String(), rf.answer.String())
+	key := uuid.NewString()
+	for range 2 {
+		m := assertError(t, rf.report(rf.owner.key, path, `{"type":"other"}`, key), 502, sightline.CodeReviewSystemUnavailable)
+		if !strings.Contains(m["message"].(string), "not filed") {
+			t.Fatalf("message %q", m["message"])
+		}
+	}
+	if rf.review.count() != 0 {
+		t.Fatal("forwarded without a review URL")
 	}
 }
 

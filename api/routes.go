@@ -666,8 +666,9 @@ func (s *server) routes() {
 		role: sightline.RoleViewer, capability: sightline.CapabilityWrite,
 		description: "Forwards the report to the review system, at most once; it changes nothing here and is never " +
 			"shown again. 200 means accepted for review. The attempt is recorded as of unknown outcome before the " +
-			"forward: if the review system does not accept it, the answer is 502 and every retry with the same " +
-			"Idempotency-Key answers 409 operation_outcome_uncertain (a new key may file the report twice).",
+			"forward, and no transaction is held while the review system answers (a retry meanwhile answers 409 " +
+			"idempotency_request_in_progress): if it does not accept the report, the answer is 502 and every retry with " +
+			"the same Idempotency-Key answers 409 operation_outcome_uncertain (a new key may file the report twice).",
 		body:     reportBodySchema(),
 		response: reportAnswerSchema(),
 		errors: map[int]string{
@@ -675,7 +676,8 @@ func (s *server) routes() {
 			409: "ai_check_session_unavailable: the answer cannot be routed to the check run that captured it; " +
 				"organization_is_archived, project_is_archived.",
 			502: "review_system_unavailable: the review system was unreachable or refused the report; the outcome is " +
-				"unknown and the Idempotency-Key will not replay.",
+				"unknown and the Idempotency-Key will not replay. With no review system configured nothing is sent and " +
+				"the key stays unused.",
 		},
 		writeFunc: s.handleReportAIResponse,
 	})

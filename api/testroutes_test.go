@@ -77,10 +77,9 @@ func mountNotes(t *testing.T, ctl *noteControl) func(s *server) {
 					ctl.started <- struct{}{}
 					<-ctl.release
 				case "external":
-					if err := s.markOutcomeUncertain(r.Context(), r); err != nil {
-						return 0, nil, err
-					}
-					return 0, nil, errors.New("the review system did not answer")
+					return http.StatusCreated, externalCall(func(context.Context) (int, any, error) {
+						return 0, nil, errors.New("the review system did not answer")
+					}), nil
 				}
 				return http.StatusCreated, n, nil
 			},

@@ -18,7 +18,9 @@ const IdempotencyRetention = 24 * time.Hour
 const (
 	OutcomeCompleted = "completed"
 	// OutcomeUncertain marks an attempt that reached outside the database
-	// (a forward to another system) without learning whether it took effect.
+	// (a forward to another system) without learning whether it took
+	// effect. Without a response status it is the intent recorded before
+	// the call, which may still be running.
 	OutcomeUncertain = "uncertain"
 )
 
@@ -33,6 +35,8 @@ type IdempotencyRecord struct {
 	ResponseStatus int
 	ResponseType   string
 	ResponseBody   []byte
+	// Age is how long ago the record was saved (read only).
+	Age time.Duration
 }
 
 // LockIdempotencyKey takes a transaction-scoped advisory lock on (api key,
@@ -54,11 +58,13 @@ func GetIdempotencyRecord(ctx context.Context, db DBTX, apiKeyID uuid.UUID, key 
 	r := IdempotencyRecord{APIKeyID: apiKeyID, Key: key}
 	var status *int
 	var typ *string
+	var ageSeconds float64
 	err := db.QueryRow(ctx, `
-		SELECT method, path, request_hash, outcome, response_status, response_type, response_body
+		SELECT method, path, request_hash, outcome, response_status, response_type, response_body,
+		       extract(epoch FROM now() - created_at)::float8
 		FROM idempotency_records
 		WHERE api_key_id = $1 AND idempotency_key = $2 AND expires_at > now()`, apiKeyID, key).
-		Scan(&r.Method, &r.Path, &r.RequestHash, &r.Outcome, &status, &typ, &r.ResponseBody)
+		Scan(&r.Method, &r.Path, &r.RequestHash, &r.Outcome, &status, &typ, &r.ResponseBody, &ageSeconds)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -71,6 +77,7 @@ func GetIdempotencyRecord(ctx context.Context, db DBTX, apiKeyID uuid.UUID, key 
 	if typ != nil {
 		r.ResponseType = *typ
 	}
+	r.Age = time.Duration(ageSeconds * float64(time.Second))
 	return &r, nil
 }
 
