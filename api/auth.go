@@ -12,13 +12,20 @@ import (
 
 // authenticate resolves the bearer token to a live key. Keys are looked up
 // on every request (never cached), so a revoked key fails on the next one.
+// A client address with too many failures in the window is refused before
+// any lookup (authFailureLimiter).
 func (s *server) authenticate(ctx context.Context, r *http.Request) (*oltp.APIKey, error) {
+	address := clientAddress(r.RemoteAddr)
+	if err := s.authFailures.allow(address); err != nil {
+		return nil, err
+	}
 	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		return nil, sightline.Errorf(sightline.CodeUnauthorized, "An API key is required: send Authorization: Bearer <key>.")
 	}
 	key, err := oltp.LookupKey(ctx, s.pool, strings.TrimSpace(token))
 	if errors.Is(err, oltp.ErrKeyNotFound) {
+		s.authFailures.fail(address)
 		return nil, sightline.Errorf(sightline.CodeUnauthorized, "The API key is invalid or revoked.")
 	}
 	return key, err

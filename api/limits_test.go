@@ -2,9 +2,12 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -53,6 +56,64 @@ func TestRateLimits(t *testing.T) {
 			t.Fatalf("%d %s", r.status, r.body)
 		}
 	})
+}
+
+// Guessing keys is limited per client address, and once an address is
+// over its limit its requests cost no database round trip.
+func TestFailedAuthenticationIsRateLimited(t *testing.T) {
+	t.Parallel()
+	f := setup(t, setupOptions{limits: Limits{PerUser: 100, PerKey: 100, JobStartsPerOrg: 10,
+		AuthFailuresPerAddress: 3, Window: DefaultLimits.Window}})
+	owner, _ := f.owner()
+	me := func(key string) response { return f.do(call{method: "GET", path: "/api/v1/me", key: key}) }
+
+	for range 3 {
+		assertError(t, me("sl_"+strings.Repeat("A", 43)), http.StatusUnauthorized, sightline.CodeUnauthorized)
+	}
+	acquired := f.pool.Stat().AcquireCount()
+	for _, key := range []string{"sl_" + strings.Repeat("B", 43), owner.key} {
+		r := me(key)
+		assertError(t, r, http.StatusTooManyRequests, sightline.CodeRateLimitExceeded)
+		if secs, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || secs < 1 || secs > 60 {
+			t.Fatalf("Retry-After = %q", r.header.Get("Retry-After"))
+		}
+	}
+	if n := f.pool.Stat().AcquireCount() - acquired; n != 0 {
+		t.Fatalf("refused requests used the database %d times", n)
+	}
+}
+
+func TestAuthFailureLimiterWindowAndMemory(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	l := newAuthFailureLimiter(2, time.Minute)
+	l.now = func() time.Time { return now }
+	l.fail("192.0.2.1")
+	l.fail("192.0.2.1")
+	if l.allow("192.0.2.1") == nil || l.allow("192.0.2.2") != nil {
+		t.Fatal("the limit is not per address")
+	}
+	now = now.Add(time.Minute)
+	if err := l.allow("192.0.2.1"); err != nil {
+		t.Fatalf("still refused after the window: %v", err)
+	}
+	for i := range maxTrackedAddresses + 10 {
+		l.fail(fmt.Sprintf("10.%d.%d.%d", i>>16, i>>8&255, i&255))
+	}
+	if len(l.addresses) > maxTrackedAddresses {
+		t.Fatalf("%d addresses tracked", len(l.addresses))
+	}
+	for addr, want := range map[string]string{
+		"192.0.2.1:5000":             "192.0.2.1",
+		"[::ffff:192.0.2.1]:5000":    "192.0.2.1",
+		"[2001:db8:1:2:3:4:5:6]:443": "2001:db8:1:2::/64",
+		"[2001:db8:1:2:ffff::1]:443": "2001:db8:1:2::/64",
+		"not an address":             "not an address",
+	} {
+		if got := clientAddress(addr); got != want {
+			t.Errorf("clientAddress(%q) = %q, want %q", addr, got, want)
+		}
+	}
 }
 
 func TestJobStartLimit(t *testing.T) {

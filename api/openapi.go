@@ -137,7 +137,8 @@ var errorDescriptions = map[int]string{
 	404: "organization_not_found or not_found: nothing accessible under these ids (a malformed id included).",
 	409: "idempotency_key_reused, idempotency_request_in_progress or operation_outcome_uncertain.",
 	413: "payload_too_large: the body exceeds the size limit.",
-	429: "rate_limit_exceeded: over the per-user or per-key quota; Retry-After gives the seconds to wait.",
+	429: "rate_limit_exceeded: over the per-user or per-key quota, or too many failed authentications from the " +
+		"client's address; Retry-After gives the seconds to wait.",
 	500: "internal_error: no detail; the requestId finds the cause in the service's logs.",
 }
 

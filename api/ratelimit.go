@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"net"
+	"net/netip"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -13,16 +16,20 @@ import (
 	"github.com/sightline/sightline/oltp"
 )
 
-// Limits are the request quotas of spec part 8.
+// Limits are the request quotas of spec part 8, and the limit on failed
+// authentications that protects keys from guessing.
 type Limits struct {
 	PerUser         int // requests per Window per user, across all their keys
 	PerKey          int // requests per Window per API key
 	JobStartsPerOrg int // job starts per Window per organization
-	Window          time.Duration
+	// AuthFailuresPerAddress bounds failed authentications per Window per
+	// client address, in each API process.
+	AuthFailuresPerAddress int
+	Window                 time.Duration
 }
 
 // DefaultLimits are the quotas the spec names.
-var DefaultLimits = Limits{PerUser: 600, PerKey: 300, JobStartsPerOrg: 10, Window: time.Minute}
+var DefaultLimits = Limits{PerUser: 600, PerKey: 300, JobStartsPerOrg: 10, AuthFailuresPerAddress: 20, Window: time.Minute}
 
 // rateLimiter enforces one quota over state in Postgres, so that the limit
 // holds across every API process sharing the database (see
@@ -49,4 +56,105 @@ func (l *rateLimiter) allow(ctx context.Context, id uuid.UUID) error {
 		Message:           fmt.Sprintf("Rate limit of %d requests per %s per %s exceeded.", l.limit, l.window, l.scope),
 		RetryAfterSeconds: max(1, int(math.Ceil(wait.Seconds()))),
 	}
+}
+
+// authFailureLimiter counts failed authentications per client address in
+// the process's memory. An address over its limit is refused before its
+// key is looked up, so a flood of guessed keys costs no database round
+// trip; the count is per process, which is enough to make guessing
+// hopeless, and needs no shared state. The address is the connection's
+// peer (a client can forge X-Forwarded-For), an IPv6 one taken as its /64,
+// which one client usually holds whole.
+type authFailureLimiter struct {
+	limit  int
+	window time.Duration
+	now    func() time.Time
+
+	mu        sync.Mutex
+	addresses map[string]*failureWindow
+}
+
+type failureWindow struct {
+	start    time.Time
+	failures int
+}
+
+// maxTrackedAddresses bounds the limiter's memory.
+const maxTrackedAddresses = 1 << 16
+
+func newAuthFailureLimiter(limit int, window time.Duration) *authFailureLimiter {
+	return &authFailureLimiter{limit: limit, window: window, now: time.Now, addresses: map[string]*failureWindow{}}
+}
+
+// allow refuses an address that failed too often in its current window.
+func (l *authFailureLimiter) allow(address string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w, ok := l.addresses[address]
+	if !ok {
+		return nil
+	}
+	left := w.start.Add(l.window).Sub(l.now())
+	if left <= 0 {
+		delete(l.addresses, address)
+		return nil
+	}
+	if w.failures < l.limit {
+		return nil
+	}
+	return &sightline.Error{
+		Code:              sightline.CodeRateLimitExceeded,
+		Message:           fmt.Sprintf("Too many failed authentications from this address: at most %d per %s.", l.limit, l.window),
+		RetryAfterSeconds: max(1, int(math.Ceil(left.Seconds()))),
+	}
+}
+
+// fail counts one failed authentication of address.
+func (l *authFailureLimiter) fail(address string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := l.now()
+	w, ok := l.addresses[address]
+	if ok && now.Sub(w.start) < l.window {
+		w.failures++
+		return
+	}
+	if !ok && len(l.addresses) >= maxTrackedAddresses {
+		l.evict(now)
+	}
+	l.addresses[address] = &failureWindow{start: now, failures: 1}
+}
+
+// evict drops the windows that have ended, and when none has, one other:
+// losing one address's count is better than unbounded memory.
+func (l *authFailureLimiter) evict(now time.Time) {
+	for a, w := range l.addresses {
+		if now.Sub(w.start) >= l.window {
+			delete(l.addresses, a)
+		}
+	}
+	for a := range l.addresses {
+		if len(l.addresses) < maxTrackedAddresses {
+			break
+		}
+		delete(l.addresses, a)
+	}
+}
+
+// clientAddress is the address failed authentications are counted under.
+func clientAddress(remoteAddr string) string {
+	host, _, err := net.SplitHostPort(remoteAddr)
+	if err != nil {
+		host = remoteAddr
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	ip = ip.Unmap()
+	if ip.Is6() {
+		prefix, _ := ip.Prefix(64)
+		return prefix.String()
+	}
+	return ip.String()
 }

@@ -70,6 +70,7 @@ type server struct {
 	analytics *olap.Analytics
 
 	perUser, perKey, jobStarts *rateLimiter
+	authFailures               *authFailureLimiter
 }
 
 // route is one operation: how it is served and how it is documented.
@@ -111,6 +112,9 @@ func newServer(deps Deps) (*server, error) {
 	if deps.Limits == (Limits{}) {
 		deps.Limits = DefaultLimits
 	}
+	if deps.Limits.AuthFailuresPerAddress == 0 {
+		deps.Limits.AuthFailuresPerAddress = DefaultLimits.AuthFailuresPerAddress
+	}
 	if deps.MaxBodyBytes == 0 {
 		deps.MaxBodyBytes = DefaultMaxBodyBytes
 	}
@@ -134,6 +138,7 @@ func newServer(deps Deps) (*server, error) {
 		perKey:    &rateLimiter{pool: deps.Pool, scope: "key", limit: deps.Limits.PerKey, window: deps.Limits.Window},
 		jobStarts: &rateLimiter{pool: deps.Pool, scope: "organization's job starts",
 			limit: deps.Limits.JobStartsPerOrg, window: deps.Limits.Window},
+		authFailures: newAuthFailureLimiter(deps.Limits.AuthFailuresPerAddress, deps.Limits.Window),
 	}
 	s.router.Use(withRequestID, s.withObservation)
 	s.router.NotFound(func(w http.ResponseWriter, r *http.Request) {

@@ -61,7 +61,7 @@ func setup(t *testing.T, opts ...setupOptions) *fixture {
 		pool = oltptest.NewPool(t)
 	}
 	if o.limits == (Limits{}) {
-		o.limits = Limits{PerUser: 10000, PerKey: 10000, JobStartsPerOrg: 10, Window: DefaultLimits.Window}
+		o.limits = Limits{PerUser: 10000, PerKey: 10000, JobStartsPerOrg: 10, AuthFailuresPerAddress: 10000, Window: DefaultLimits.Window}
 	}
 	ch, err := olap.Connect(context.Background(), olaptest.ServerURL())
 	if err != nil {

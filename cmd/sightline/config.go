@@ -22,7 +22,7 @@ type config struct {
 	MetricsAddr     string        // SIGHTLINE_METRICS_ADDR: where /metrics is served; "off" serves none
 	LogLevel        slog.Level    // SIGHTLINE_LOG_LEVEL: debug, info, warn, error
 	PGMaxConns      int32         // SIGHTLINE_PG_MAX_CONNS
-	Limits          api.Limits    // SIGHTLINE_RATE_LIMIT_USER, _KEY, SIGHTLINE_JOB_STARTS_PER_MINUTE
+	Limits          api.Limits    // SIGHTLINE_RATE_LIMIT_USER, _KEY, SIGHTLINE_JOB_STARTS_PER_MINUTE, SIGHTLINE_AUTH_FAILURES_PER_MINUTE
 	MaxBodyBytes    int64         // SIGHTLINE_MAX_BODY_BYTES
 	ShutdownTimeout time.Duration // SIGHTLINE_SHUTDOWN_TIMEOUT
 	WriteTimeout    time.Duration // SIGHTLINE_WRITE_TIMEOUT: the longest a response may take to send
@@ -63,6 +63,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		{"SIGHTLINE_RATE_LIMIT_USER", &cfg.Limits.PerUser, api.DefaultLimits.PerUser},
 		{"SIGHTLINE_RATE_LIMIT_KEY", &cfg.Limits.PerKey, api.DefaultLimits.PerKey},
 		{"SIGHTLINE_JOB_STARTS_PER_MINUTE", &cfg.Limits.JobStartsPerOrg, api.DefaultLimits.JobStartsPerOrg},
+		{"SIGHTLINE_AUTH_FAILURES_PER_MINUTE", &cfg.Limits.AuthFailuresPerAddress, api.DefaultLimits.AuthFailuresPerAddress},
 		{"SIGHTLINE_WORKERS", &cfg.Workers, 20},
 	}
 	for _, v := range ints {
