@@ -49,5 +49,5 @@ func (s *server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 // part of the API's handler: the service serves it on a listener of its
 // own (SIGHTLINE_METRICS_ADDR), by default on loopback only.
 func MetricsHandler(g prometheus.Gatherer) http.Handler {
-	return promhttp.HandlerFor(g, promhttp.HandlerOpts{})
+	return withNoSniff(promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
 }

@@ -31,6 +31,15 @@ func withRequestID(next http.Handler) http.Handler {
 	})
 }
 
+// withNoSniff tells browsers never to guess a response's type from its
+// content: an error echoing a client's text must stay JSON.
+func withNoSniff(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
+}
+
 // statusRecorder remembers the status a handler sent.
 type statusRecorder struct {
 	http.ResponseWriter

@@ -130,13 +130,14 @@ var pathParam = regexp.MustCompile(`\{([^}]+)\}`)
 // errorDescriptions say when the pipeline answers each status.
 var errorDescriptions = map[int]string{
 	400: "validation_error (details name every field or parameter at fault, unknown ones included), " +
-		"bad_request (body not JSON, a body on a no-body operation, a missing body, a query string that cannot be read: " +
+		"bad_request (body not JSON or not UTF-8, a body on a no-body operation, a missing body, a query string that cannot be read: " +
 		"a bad escape, a semicolon, more than 10,000 parameters), or a missing or malformed Idempotency-Key.",
 	401: "unauthorized: missing, invalid or revoked API key.",
 	403: "api_key_capability_required: the key lacks the capability, or its owner's role is too low.",
 	404: "organization_not_found or not_found: nothing accessible under these ids (a malformed id included).",
 	409: "idempotency_key_reused, idempotency_request_in_progress or operation_outcome_uncertain.",
 	413: "payload_too_large: the body exceeds the size limit.",
+	415: "unsupported_media_type: the body is not sent as application/json (UTF-8).",
 	429: "rate_limit_exceeded: over the per-user or per-key quota, or too many failed authentications from the " +
 		"client's address; Retry-After gives the seconds to wait.",
 	500: "internal_error: no detail; the requestId finds the cause in the service's logs.",
@@ -180,7 +181,7 @@ func (s *server) document(rt *route) {
 		statuses = append(statuses, 401, 403, 429)
 	}
 	if rt.body != nil {
-		statuses = append(statuses, 413)
+		statuses = append(statuses, 413, 415)
 	}
 	if strings.Contains(rt.pattern, "{") {
 		statuses = append(statuses, 404)

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -483,5 +484,70 @@ func TestConcurrentRequestsWithOneKeyRunOnce(t *testing.T) {
 	}
 	if got := f.countNotes(); got != 1 {
 		t.Fatalf("%d concurrent requests with one key wrote %d rows, want 1", n, got)
+	}
+}
+
+func TestResponseHardening(t *testing.T) {
+	t.Parallel()
+	f := setup(t, setupOptions{mount: mountNotes(t, nil)})
+	m, org := f.owner()
+	notes := "/api/v1/organizations/" + org.String() + "/test-notes"
+	post := func(body, contentType string) response {
+		return f.do(call{method: "POST", path: notes, key: m.key, body: body,
+			header: map[string]string{"Idempotency-Key": uuid.NewString(), "Content-Type": contentType}})
+	}
+
+	t.Run("nosniff on every answer", func(t *testing.T) {
+		for _, r := range []response{
+			f.do(call{method: "GET", path: "/api/v1/me", key: m.key}),
+			f.do(call{method: "GET", path: "/api/v1/me"}),
+			f.do(call{method: "GET", path: "/nowhere"}),
+			f.do(call{method: "DELETE", path: "/api/v1/me", key: m.key}),
+			f.do(call{method: "GET", path: "/healthz"}),
+		} {
+			if got := r.header.Get("X-Content-Type-Options"); got != "nosniff" {
+				t.Errorf("%d answer has X-Content-Type-Options %q", r.status, got)
+			}
+		}
+		rec := httptest.NewRecorder()
+		MetricsHandler(f.registry).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+		if got := rec.Header().Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("/metrics has X-Content-Type-Options %q", got)
+		}
+	})
+	t.Run("bodies must be UTF-8", func(t *testing.T) {
+		before := f.countNotes()
+		for _, body := range []string{"{\"text\":\"caf\xe9\"}", `{"text":"\ud800"}`, `{"text":"a\udc00"}`, `{"text":"\ud800\u0041"}`} {
+			assertError(t, post(body, "application/json"), 400, sightline.CodeBadRequest)
+		}
+		if f.countNotes() != before {
+			t.Fatal("a refused body was stored")
+		}
+		if r := post(`{"text":"caf\u00e9 \ud83d\ude00 \\ud800"}`, "application/json"); r.status != 201 {
+			t.Fatalf("valid escapes: %d %s", r.status, r.body)
+		}
+	})
+	t.Run("bodies must be sent as JSON", func(t *testing.T) {
+		for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin1", "application/jsonp"} {
+			assertError(t, post(`{"text":"hi"}`, ct), http.StatusUnsupportedMediaType, sightline.CodeUnsupportedMediaType)
+		}
+		for _, ct := range []string{"application/json; charset=UTF-8", "application/merge-patch+json"} {
+			if r := post(`{"text":"hi"}`, ct); r.status != 201 {
+				t.Fatalf("%s: %d %s", ct, r.status, r.body)
+			}
+		}
+	})
+}
+
+func TestHasLoneSurrogate(t *testing.T) {
+	t.Parallel()
+	for body, want := range map[string]bool{
+		`{"a":"\ud83d\ude00"}`: false, `{"a":"\ud83d"}`: true, `{"a":"\ude00"}`: true, `{"a":"\ud83d\u0041"}`: true,
+		`{"a":"\\ud83d"}`: false, `{"a":"\\\ud83d"}`: true, `{"a":"\u00e9\"\ud83d"}`: true, `{"a":"\uD83D\uDE00"}`: false,
+		`{"a":"\ud83d`: true, `"\u12"`: false,
+	} {
+		if got := hasLoneSurrogate([]byte(body)); got != want {
+			t.Errorf("hasLoneSurrogate(%s) = %v, want %v", body, got, want)
+		}
 	}
 }

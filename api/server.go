@@ -11,9 +11,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-chi/chi/v5"
@@ -140,7 +145,7 @@ func newServer(deps Deps) (*server, error) {
 			limit: deps.Limits.JobStartsPerOrg, window: deps.Limits.Window},
 		authFailures: newAuthFailureLimiter(deps.Limits.AuthFailuresPerAddress, deps.Limits.Window),
 	}
-	s.router.Use(withRequestID, s.withObservation)
+	s.router.Use(withNoSniff, withRequestID, s.withObservation)
 	s.router.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, sightline.Errorf(sightline.CodeNotFound, "No operation matches %s.", r.URL.Path))
 	})
@@ -253,7 +258,65 @@ func (s *server) readBody(w http.ResponseWriter, r *http.Request, rt *route) ([]
 	if rt.body != nil && len(body) == 0 {
 		return nil, sightline.Errorf(sightline.CodeBadRequest, "This operation requires a JSON request body.")
 	}
+	if len(body) > 0 {
+		if err := checkJSONContentType(r.Header.Get("Content-Type")); err != nil {
+			return nil, err
+		}
+		// encoding/json would store invalid UTF-8, and \u escapes of lone
+		// surrogates, as U+FFFD: text the client did not send.
+		if !utf8.Valid(body) || hasLoneSurrogate(body) {
+			return nil, sightline.Errorf(sightline.CodeBadRequest, "The request body is not valid UTF-8.")
+		}
+	}
 	return body, nil
+}
+
+// checkJSONContentType accepts application/json and application/*+json,
+// in UTF-8 when a charset is named.
+func checkJSONContentType(header string) error {
+	mediaType, params, err := mime.ParseMediaType(header)
+	isJSON := err == nil && (mediaType == "application/json" ||
+		strings.HasPrefix(mediaType, "application/") && strings.HasSuffix(mediaType, "+json"))
+	if charset, named := params["charset"]; isJSON && (!named || strings.EqualFold(charset, "utf-8")) {
+		return nil
+	}
+	return sightline.Errorf(sightline.CodeUnsupportedMediaType,
+		"Request bodies must be JSON: send Content-Type: application/json.")
+}
+
+// hasLoneSurrogate reports whether a JSON text escapes half of a UTF-16
+// surrogate pair (\ud800 without its low half, or a low half alone).
+func hasLoneSurrogate(body []byte) bool {
+	escape := func(i int) (rune, bool) { // the \uXXXX at body[i:], if any
+		if i+6 > len(body) || body[i] != '\\' || body[i+1] != 'u' {
+			return 0, false
+		}
+		n, err := strconv.ParseUint(string(body[i+2:i+6]), 16, 16)
+		return rune(n), err == nil
+	}
+	for i := 0; i < len(body); i++ {
+		if body[i] != '\\' {
+			continue
+		}
+		r, ok := escape(i)
+		if !ok {
+			i++ // a two-character escape such as \\ or \"
+			continue
+		}
+		switch {
+		case utf16.IsSurrogate(r) && r < 0xdc00:
+			low, ok := escape(i + 6)
+			if !ok || low < 0xdc00 || low > 0xdfff {
+				return true
+			}
+			i += 11
+		case utf16.IsSurrogate(r):
+			return true
+		default:
+			i += 5
+		}
+	}
+	return false
 }
 
 // healthTimeout bounds how long /readyz waits for a store.
