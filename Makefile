@@ -21,6 +21,7 @@ help:
 	@echo "make run     start local engines, migrate, create a demo key and serve the API"
 	@echo "make test    start local engines and run the whole test suite"
 	@echo "make bench   run every benchmark in benchmarks/ and print its figures"
+	@echo "make fuzz    run every fuzz target for FUZZTIME each (default 1m)"
 	@echo "make stop    stop the local engines"
 
 $(BIN): $(GO_SOURCES)
@@ -64,6 +65,19 @@ bench: migrate
 	benchmarks/scheduler.sh
 	go run ./benchmarks/ingest
 	go run ./benchmarks/extraction -n 5000
+
+# fuzz runs each fuzz target in turn for FUZZTIME (about 15 minutes in all at
+# the default); the targets need no engines. New findings land in the
+# package's testdata/fuzz and fail the run.
+FUZZTIME ?= 1m
+.PHONY: fuzz
+fuzz:
+	@for dir in $$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); do \
+		for target in $$(grep -h -o '^func Fuzz[A-Za-z0-9_]*' $$dir/*_test.go | cut -c6- | sort); do \
+			echo "== $$dir $$target ($(FUZZTIME))"; \
+			go test $$dir -run '^$$' -fuzz "^$$target$$" -fuzztime $(FUZZTIME) || exit 1; \
+		done; \
+	done
 
 .PHONY: stop
 stop:

@@ -1,10 +1,10 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"net/url"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -36,6 +36,7 @@ func FuzzDecodeBody(f *testing.F) {
 		`{"text":"hi"}`, `{"text":"hi","tags":["a","b"],"nested":{"a":1},"size":3,"email":"a@b.co","ref":"0193a7e4-0000-7000-8000-000000000001"}`,
 		`{"text":null}`, `{"text":1}`, `[]`, `"x"`, `{"text":"x","extra":{"deep":[1,2]}}`, `{`, ``, `{"nested":{"a":"1","b":null}}`,
 		`{"text":"x","tags":[null]}`, `{"text":"\u0000"}`, `{"text":"x","size":1e400}`,
+		`{"text":"00","tags":[]}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -48,7 +49,9 @@ func FuzzDecodeBody(f *testing.F) {
 		if !json.Valid(body) {
 			t.Fatalf("accepted invalid JSON %q", body)
 		}
-		// What was accepted survives a round trip unchanged.
+		// What was accepted survives a round trip unchanged, as JSON: the
+		// encoding is what a client sees, and it does not tell an empty
+		// list that omitempty drops from an absent one.
 		again, err := json.Marshal(got)
 		if err != nil {
 			t.Fatal(err)
@@ -57,8 +60,8 @@ func FuzzDecodeBody(f *testing.F) {
 		if err != nil {
 			t.Fatalf("re-decoding %s: %v", again, err)
 		}
-		if !reflect.DeepEqual(got, second) {
-			t.Fatalf("round trip changed %+v into %+v", got, second)
+		if third, _ := json.Marshal(second); !bytes.Equal(again, third) {
+			t.Fatalf("round trip changed %s into %s", again, third)
 		}
 	})
 }
