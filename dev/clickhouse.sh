@@ -2,12 +2,17 @@
 # Project-local ClickHouse for development, tests and `make run`: the embedded engine
 # (chDB, libchdb.so from the npm package @chdb/lib-linux-x64-gnu) served over ClickHouse's
 # HTTP interface by cmd/sightline-chdb on 127.0.0.1:${SIGHTLINE_CH_PORT:-18123}.
-# Data persists in .local/clickhouse.
+# Data persists in .local/clickhouse. Every query must carry the user SIGHTLINE_CH_USER
+# (default "default") and the password SIGHTLINE_CH_PASSWORD (default empty); `url` prints
+# a CLICKHOUSE_URL that carries them. The password travels in the environment, never on a
+# command line other users of the machine can read.
 #   dev/clickhouse.sh fetch | start | stop | url
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 port=${SIGHTLINE_CH_PORT:-18123}
+user=${SIGHTLINE_CH_USER:-default}
+password=${SIGHTLINE_CH_PASSWORD:-}
 chdb_version=26.5.3
 lib="$root/.local/chdb/libchdb.so"
 bin="$root/.local/bin/sightline-chdb"
@@ -49,8 +54,8 @@ start() {
   fi
   mkdir -p "$(dirname "$bin")" "$(dirname "$log")" "$(dirname "$pidfile")" "$data"
   CGO_ENABLED=0 go build -o "$bin" ./cmd/sightline-chdb
-  SIGHTLINE_LIBCHDB="$lib" nohup "$bin" -addr "127.0.0.1:$port" -path "$data" \
-    >>"$log" 2>&1 </dev/null &
+  SIGHTLINE_LIBCHDB="$lib" SIGHTLINE_CH_USER="$user" SIGHTLINE_CH_PASSWORD="$password" \
+    nohup "$bin" -addr "127.0.0.1:$port" -path "$data" >>"$log" 2>&1 </dev/null &
   echo $! >"$pidfile"
   for _ in $(seq 1 300); do
     if ! running; then
@@ -83,10 +88,33 @@ stop() {
   exit 1
 }
 
+# urlencode percent-encodes everything but unreserved characters.
+urlencode() {
+  local s=$1 out="" c i
+  for ((i = 0; i < ${#s}; i++)); do
+    c=${s:i:1}
+    case $c in
+      [a-zA-Z0-9._~-]) out+=$c ;;
+      *) printf -v c '%%%02X' "'$c"; out+=$c ;;
+    esac
+  done
+  printf '%s' "$out"
+}
+
+# url names no user while the credentials are the defaults, which clickhouse-go sends
+# on its own (user "default", no password).
+url() {
+  if [ "$user" = default ] && [ -z "$password" ]; then
+    echo "http://127.0.0.1:$port/default"
+  else
+    echo "http://$(urlencode "$user"):$(urlencode "$password")@127.0.0.1:$port/default"
+  fi
+}
+
 case "${1:-}" in
   fetch) fetch ;;
   start) start ;;
   stop) stop ;;
-  url) echo "http://127.0.0.1:$port/default" ;;
+  url) url ;;
   *) echo "usage: $0 fetch|start|stop|url" >&2; exit 2 ;;
 esac

@@ -15,6 +15,8 @@ const (
 	codeSyntaxError       = 62
 	codeUnknownSetting    = 115
 	codeReadonly          = 164
+	codeAccessDenied      = 497
+	codeAuthFailed        = 516
 	codeQueryWasCancelled = 394
 	codeStdException      = 1001
 )

@@ -20,14 +20,23 @@
 //
 // It does not serve sessions (session_id), temporary tables, SET or USE beyond the
 // request that sends them, multi-statement queries, LZ4/ZSTD compression (compress,
-// decompress), external tables, progress headers, users or authentication (credentials
-// are ignored), the native TCP protocol, cancelling a running query, or streaming:
-// every result is buffered in memory before it is sent. DROP ... SYNC runs as a plain
-// DROP because SYNC hangs in chDB.
+// decompress), external tables, progress headers, users beyond the one configured, the
+// native TCP protocol, cancelling a running query, or streaming: every result is
+// buffered in memory before it is sent. DROP ... SYNC runs as a plain DROP because SYNC
+// hangs in chDB.
+//
+// It is locked down for a developer's machine: every query must carry the configured user
+// (-user, default "default") and password (SIGHTLINE_CH_PASSWORD, default empty) in the
+// Authorization header or X-ClickHouse-User/X-ClickHouse-Key, as clickhouse-go sends them
+// (never in the URL); a request with an Origin or Sec-Fetch-Site header, which only a
+// browser sends, is refused, so no web page can reach it; and SQL that calls a table
+// function, engine or dictionary source reaching files, programs, URLs or other servers
+// (file, url, s3, remote, executable, ...), or uses INTO OUTFILE or FROM INFILE, is
+// refused with ACCESS_DENIED. GET /ping and GET / without a query need no credentials.
 //
 // Usage:
 //
-//	sightline-chdb [-addr 127.0.0.1:18123] [-path .local/clickhouse] [-conns 4] [-lib .local/chdb/libchdb.so]
+//	sightline-chdb [-addr 127.0.0.1:18123] [-path .local/clickhouse] [-conns 4] [-lib .local/chdb/libchdb.so] [-user default]
 //
 // SIGTERM or SIGINT stops accepting requests, lets running queries finish, closes the
 // engine and exits 0. Data under -path survives restarts. dev/clickhouse.sh runs it.
@@ -64,6 +73,8 @@ type config struct {
 	conns    int
 	lib      string
 	spoolDir string
+	user     string
+	password string
 }
 
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (config, error) {
@@ -85,6 +96,10 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (c
 	fs.IntVar(&cfg.conns, "conns", conns, "pooled chDB connections, each runs one query at a time (env SIGHTLINE_CH_CONNS)")
 	fs.StringVar(&cfg.lib, "lib", envOr("SIGHTLINE_LIBCHDB", ".local/chdb/libchdb.so"), "path of libchdb.so (env SIGHTLINE_LIBCHDB)")
 	fs.StringVar(&cfg.spoolDir, "spool-dir", os.TempDir(), "directory for INSERT data spooled before the engine reads it")
+	fs.StringVar(&cfg.user, "user", envOr("SIGHTLINE_CH_USER", "default"), "the user every query must name (env SIGHTLINE_CH_USER)")
+	// The password comes from the environment only: a command line is
+	// visible to every user of the machine.
+	cfg.password = getenv("SIGHTLINE_CH_PASSWORD")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -143,7 +158,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	defer os.RemoveAll(spoolDir)
 
 	srv := &http.Server{
-		Handler:           newHandler(log, p, spoolDir),
+		Handler:           newHandler(log, p, spoolDir, credentials{user: cfg.user, password: cfg.password}),
 		ReadHeaderTimeout: 30 * time.Second,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}

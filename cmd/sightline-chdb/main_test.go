@@ -75,22 +75,33 @@ func libchdbPath(t testing.TB) string {
 	return p
 }
 
+// testPassword is the password the test servers require, as a developer's
+// endpoint does with SIGHTLINE_CH_PASSWORD set; the user is "default".
+const testPassword = "test-password-123"
+
 // testServer is a sightline-chdb subprocess.
 type testServer struct {
-	addr    string
-	dataDir string
-	cmd     *exec.Cmd
-	exited  chan struct{}
-	waitErr error
+	addr     string
+	dataDir  string
+	password string // what the server requires (user "default")
+	cmd      *exec.Cmd
+	exited   chan struct{}
+	waitErr  error
 
 	mu  sync.Mutex
 	log bytes.Buffer
 }
 
-// startServer starts the command on a random loopback port with dataDir.
+// startServer starts the command on a random loopback port with dataDir,
+// requiring testPassword.
 func startServer(t testing.TB, dataDir string, extraArgs ...string) *testServer {
 	t.Helper()
-	ts, err := launchServer(libchdbPath(t), dataDir, extraArgs...)
+	return startServerWithPassword(t, dataDir, testPassword, extraArgs...)
+}
+
+func startServerWithPassword(t testing.TB, dataDir, password string, extraArgs ...string) *testServer {
+	t.Helper()
+	ts, err := launchServer(libchdbPath(t), dataDir, password, extraArgs...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,15 +116,15 @@ func startServer(t testing.TB, dataDir string, extraArgs ...string) *testServer 
 	return ts
 }
 
-func launchServer(lib, dataDir string, extraArgs ...string) (*testServer, error) {
+func launchServer(lib, dataDir, password string, extraArgs ...string) (*testServer, error) {
 	args := append([]string{"-addr", "127.0.0.1:0", "-path", dataDir, "-lib", lib}, extraArgs...)
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), serveEnv+"=1")
+	cmd.Env = append(os.Environ(), serveEnv+"=1", "SIGHTLINE_CH_USER=", "SIGHTLINE_CH_PASSWORD="+password)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
 	}
-	ts := &testServer{dataDir: dataDir, cmd: cmd, exited: make(chan struct{})}
+	ts := &testServer{dataDir: dataDir, password: password, cmd: cmd, exited: make(chan struct{})}
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -184,7 +195,7 @@ func (ts *testServer) open(t testing.TB, database string, configure ...func(*cli
 	opts := &clickhouse.Options{
 		Addr:        []string{ts.addr},
 		Protocol:    clickhouse.HTTP,
-		Auth:        clickhouse.Auth{Database: database},
+		Auth:        clickhouse.Auth{Database: database, Username: "default", Password: ts.password},
 		DialTimeout: 5 * time.Second,
 	}
 	for _, c := range configure {
@@ -218,6 +229,7 @@ func (ts *testServer) do(t testing.TB, method, sql string, params url.Values, he
 	if err != nil {
 		t.Fatal(err)
 	}
+	req.SetBasicAuth("default", ts.password)
 	for k, v := range header {
 		req.Header[k] = v
 	}
@@ -252,7 +264,7 @@ func sharedServer(t testing.TB) *testServer {
 			shared.err = err
 			return
 		}
-		shared.ts, shared.err = launchServer(lib, dir)
+		shared.ts, shared.err = launchServer(lib, dir, testPassword)
 	})
 	if shared.err != nil {
 		t.Fatal(shared.err)

@@ -8,6 +8,7 @@ import (
 	"compress/zlib"
 	"context"
 	"crypto/rand"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,16 +33,62 @@ type server struct {
 	pool     *pool
 	spoolDir string
 	spoolSeq atomic.Uint64
+	creds    credentials
+}
+
+// credentials are the user and password every query must carry.
+type credentials struct {
+	user, password string
 }
 
 // newHandler returns the HTTP interface: every route is here.
-func newHandler(log *slog.Logger, p *pool, spoolDir string) http.Handler {
-	s := &server{log: log, pool: p, spoolDir: spoolDir}
+func newHandler(log *slog.Logger, p *pool, spoolDir string, creds credentials) http.Handler {
+	s := &server{log: log, pool: p, spoolDir: spoolDir, creds: creds}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /ping", handlePing)
 	mux.HandleFunc("/{$}", s.handleQuery)
 	mux.HandleFunc("/", handleNotFound)
-	return mux
+	return s.refuseBrowsers(mux)
+}
+
+// refuseBrowsers refuses every request a web page could have made: a
+// browser names the page's origin (Origin, Sec-Fetch-Site) on every
+// cross-origin POST, including the text/plain ones it sends without asking
+// first, and no ClickHouse client sends either header. Without this, any
+// page open in a developer's browser could run SQL here.
+func (s *server) refuseBrowsers(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Origin") != "" || r.Header.Get("Sec-Fetch-Site") != "" {
+			s.log.Warn("refused a request from a web page", slog.String("origin", r.Header.Get("Origin")),
+				slog.String("path", r.URL.Path))
+			writeException(w, newException(codeAccessDenied, "ACCESS_DENIED",
+				"requests from web pages (with an Origin or Sec-Fetch-Site header) are refused: sightline-chdb serves local programs only"))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// authenticate checks the request's credentials against the configured
+// ones. They are read from the Authorization header (Basic, as
+// clickhouse-go sends them over plain HTTP) or X-ClickHouse-User and
+// X-ClickHouse-Key, never from the URL, where a link or a form could put them.
+func (s *server) authenticate(r *http.Request) *exception {
+	user, password, ok := r.BasicAuth()
+	if !ok && r.Header.Get("X-ClickHouse-User") != "" {
+		user, password, ok = r.Header.Get("X-ClickHouse-User"), r.Header.Get("X-ClickHouse-Key"), true
+	}
+	if !ok {
+		return newException(codeAuthFailed, "AUTHENTICATION_FAILED",
+			"Authentication failed: send the user and password in the Authorization header (Basic) or in X-ClickHouse-User and X-ClickHouse-Key")
+	}
+	userOK := subtle.ConstantTimeCompare([]byte(user), []byte(s.creds.user)) == 1
+	passwordOK := subtle.ConstantTimeCompare([]byte(password), []byte(s.creds.password)) == 1
+	if !userOK || !passwordOK {
+		return newException(codeAuthFailed, "AUTHENTICATION_FAILED",
+			"%s: Authentication failed: password is incorrect, or there is no user with such name", user)
+	}
+	return nil
 }
 
 func handlePing(w http.ResponseWriter, _ *http.Request) {
@@ -95,6 +142,13 @@ func (s *server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	// GET / without a query is the server's health answer.
 	if r.Method == http.MethodGet && !r.URL.Query().Has("query") {
 		handlePing(w, r)
+		return
+	}
+	// Credentials are checked before the body is read: an INSERT's data is
+	// spooled to disk as it arrives.
+	if exc := s.authenticate(r); exc != nil {
+		s.log.Warn("refused a request without valid credentials", slog.String("remote", r.RemoteAddr), slog.Int("code", exc.code))
+		writeException(w, exc)
 		return
 	}
 
@@ -351,6 +405,9 @@ func (s *server) spoolInsert(req *request, ins insertData, data io.Reader) error
 	if hasMultipleStatements(ins.head) {
 		return multiStatementError()
 	}
+	if exc := refuseOutsideAccess(ins.head); exc != nil {
+		return exc
+	}
 	// Unique names matter beyond collisions: file() caches inferred schemas by path.
 	path := filepath.Join(s.spoolDir, fmt.Sprintf("insert-%d-%s.data", s.spoolSeq.Add(1), newQueryID()))
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
@@ -403,6 +460,9 @@ func prepareStatement(req *request) error {
 	}
 	if hasMultipleStatements(req.sql) {
 		return multiStatementError()
+	}
+	if exc := refuseOutsideAccess(req.sql); exc != nil {
+		return exc
 	}
 	if req.readonly && writeKeywords[firstKeyword(req.sql)] {
 		return readonlyError(req.get)

@@ -455,6 +455,7 @@ func TestCompression(t *testing.T) {
 	io.WriteString(zw, "SELECT 'gzipped'")
 	zw.Close()
 	req, _ := http.NewRequest(http.MethodPost, ts.url()+"/", &gz)
+	req.SetBasicAuth("default", ts.password)
 	req.Header.Set("Content-Encoding", "gzip")
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -480,7 +481,7 @@ func TestCompression(t *testing.T) {
 func TestDSN(t *testing.T) {
 	t.Parallel()
 	ts, _, db := setup(t)
-	opts, err := clickhouse.ParseDSN("http://" + ts.addr + "/" + db)
+	opts, err := clickhouse.ParseDSN("http://default:" + ts.password + "@" + ts.addr + "/" + db)
 	if err != nil {
 		t.Fatal(err)
 	}

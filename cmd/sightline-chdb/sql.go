@@ -302,6 +302,55 @@ func changesSession(sql string) bool {
 	return false
 }
 
+// outsideAccess names the table functions, table engines and dictionary
+// sources that reach outside the engine's own databases: local files,
+// programs, URLs, object stores and other servers. The endpoint refuses
+// client SQL that calls any of them, so that the developer's files and
+// network stay out of reach of whoever can send it a query; its own
+// spooling of INSERT data through file() is added after the check.
+var outsideAccess = map[string]bool{
+	"file": true, "filecluster": true, "url": true, "urlcluster": true, "http": true,
+	"s3": true, "s3cluster": true, "gcs": true, "oss": true, "cosn": true,
+	"azureblobstorage": true, "azureblobstoragecluster": true, "hdfs": true, "hdfscluster": true,
+	"remote": true, "remotesecure": true, "cluster": true, "clusterallreplicas": true, "clickhouse": true,
+	"executable": true, "executablepool": true,
+	"mysql": true, "postgresql": true, "materializedmysql": true, "materializedpostgresql": true,
+	"mongodb": true, "redis": true, "sqlite": true, "odbc": true, "jdbc": true,
+	"iceberg": true, "icebergs3": true, "icebergazure": true, "iceberghdfs": true, "icebergcluster": true,
+	"icebergs3cluster": true, "icebergazurecluster": true, "iceberghdfscluster": true, "iceberglocal": true,
+	"deltalake": true, "deltalakes3": true, "deltalakeazure": true, "deltalakecluster": true, "deltalakelocal": true,
+	"hudi": true, "hudicluster": true, "kafka": true, "rabbitmq": true, "nats": true, "arrowflight": true,
+}
+
+// refuseOutsideAccess refuses SQL that calls one of outsideAccess (a name
+// followed by an opening parenthesis, quoted or not, in any case) or
+// reads or writes a local file with FROM INFILE or INTO OUTFILE.
+func refuseOutsideAccess(sql string) *exception {
+	l := &lexer{s: sql}
+	var prev token
+	for {
+		t := l.next()
+		switch {
+		case t.kind == tokEnd:
+			return nil
+		case t.kind == tokPunct && l.text(t) == "(" && (prev.kind == tokWord || prev.kind == tokQuotedIdent):
+			name := l.text(prev)
+			if prev.kind == tokQuotedIdent {
+				name = name[1 : len(name)-1]
+			}
+			if outsideAccess[strings.ToLower(name)] {
+				return newException(codeAccessDenied, "ACCESS_DENIED",
+					"%s() is refused: sightline-chdb does not let queries reach files, programs or other servers", name)
+			}
+		case l.isWord(prev, "INTO") && l.isWord(t, "OUTFILE"), l.isWord(prev, "FROM") && l.isWord(t, "INFILE"):
+			return newException(codeAccessDenied, "ACCESS_DENIED",
+				"%s %s is refused: sightline-chdb does not let queries read or write local files",
+				strings.ToUpper(l.text(prev)), strings.ToUpper(l.text(t)))
+		}
+		prev = t
+	}
+}
+
 // quoteString quotes s as a ClickHouse string literal.
 func quoteString(s string) string {
 	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(s) + "'"

@@ -132,3 +132,26 @@ func FuzzLexer(f *testing.F) {
 		leadingKeywords(sql, 3)
 	})
 }
+
+func TestRefuseOutsideAccess(t *testing.T) {
+	t.Parallel()
+	for sql, refused := range map[string]bool{
+		"SELECT * FROM file('x')":                 true,
+		"select * from URL ('http://x', CSV)":     true,
+		`SELECT * FROM "remoteSecure"('h', db.t)`: true,
+		"CREATE DICTIONARY d (k UInt64) PRIMARY KEY k SOURCE(EXECUTABLE(command 'ls' format 'TSV')) LAYOUT(FLAT()) LIFETIME(0)": true,
+		"SELECT 1 INTO OUTFILE 'x'":                    true,
+		"INSERT INTO t FROM INFILE 'x'":                true,
+		"SELECT domain(url), url FROM t":               false,
+		"SELECT 'file(' AS s":                          false,
+		"SELECT 1 /* file( */":                         false,
+		"SELECT profile(1), urlHash(u) FROM files":     false,
+		"SELECT outfile, infile FROM t":                false,
+		"SELECT * FROM file":                           false,
+		"INSERT INTO events (file, url) FORMAT Native": false,
+	} {
+		if got := refuseOutsideAccess(sql) != nil; got != refused {
+			t.Errorf("refuseOutsideAccess(%q) refused = %v, want %v", sql, got, refused)
+		}
+	}
+}
