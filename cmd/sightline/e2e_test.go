@@ -43,7 +43,7 @@ func startService(t *testing.T) *service {
 		getenv: env(t, map[string]string{"CLICKHOUSE_URL": ch, "SIGHTLINE_LISTEN": addr, "SIGHTLINE_METRICS_ADDR": metricsAddr})}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"run"}, s.getenv, &bytes.Buffer{}, s.logs) }()
+	go func() { done <- run(ctx, []string{"run"}, s.getenv, strings.NewReader(""), &bytes.Buffer{}, s.logs) }()
 	s.stop = sync.OnceValue(func() error {
 		cancel()
 		select {
@@ -278,7 +278,7 @@ func TestBackfillStoresHistoryOnce(t *testing.T) {
 	ch := olaptest.NewDatabase(t)
 	getenv := env(t, map[string]string{"CLICKHOUSE_URL": ch})
 	var demo bytes.Buffer
-	if err := run(context.Background(), []string{"admin", "demo"}, getenv, &demo, io.Discard); err != nil {
+	if err := run(context.Background(), []string{"admin", "demo"}, getenv, strings.NewReader(""), &demo, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	first := runJSON(t, getenv, "backfill", "--days", "5")
@@ -318,7 +318,7 @@ func TestBackfillStoresHistoryOnce(t *testing.T) {
 		t.Errorf("%d search rows checked (want 30), %d projects with listing metrics (want 1)", checkedRows, measured)
 	}
 	for _, bad := range [][]string{{"backfill", "--days", "0"}, {"backfill", "--org", "nope"}, {"backfill", "extra"}} {
-		if err := run(context.Background(), bad, getenv, io.Discard, io.Discard); err == nil {
+		if err := run(context.Background(), bad, getenv, strings.NewReader(""), io.Discard, io.Discard); err == nil {
 			t.Errorf("sightline %v succeeded", bad)
 		}
 	}

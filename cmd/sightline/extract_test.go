@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -80,11 +79,18 @@ func TestExtractRefusesBadInput(t *testing.T) {
 	}
 }
 
-// extractRun runs `sightline extract args...` through run, as main does.
+// extractRun runs `sightline extract args...` through run, as main does,
+// with nothing on standard input.
 func extractRun(t *testing.T, args ...string) (stdout string, err error) {
 	t.Helper()
+	return extractRunWithInput(t, "", args...)
+}
+
+func extractRunWithInput(t *testing.T, stdin string, args ...string) (stdout string, err error) {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	err = run(context.Background(), append([]string{"extract"}, args...), func(string) string { return "" }, &out, &errOut)
+	err = run(context.Background(), append([]string{"extract"}, args...), func(string) string { return "" },
+		strings.NewReader(stdin), &out, &errOut)
 	return out.String(), err
 }
 
@@ -139,21 +145,9 @@ func TestExtractThroughRun(t *testing.T) {
 	}
 }
 
-// TestExtractReadsStdin swaps the process's standard input: it does not run
-// in parallel.
 func TestExtractReadsStdin(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdin := os.Stdin
-	os.Stdin = r
-	t.Cleanup(func() { os.Stdin = stdin; r.Close() })
-	go func() {
-		io.WriteString(w, `{"engine": "perplexity", "answerText": "Acme rocks.", "ownBrand": {"names": ["Acme"]}}`)
-		w.Close()
-	}()
-	out, err := extractRun(t)
+	t.Parallel()
+	out, err := extractRunWithInput(t, `{"engine": "perplexity", "answerText": "Acme rocks.", "ownBrand": {"names": ["Acme"]}}`)
 	if err != nil {
 		t.Fatal(err)
 	}

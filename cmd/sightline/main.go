@@ -24,7 +24,7 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "sightline:", err)
 		var coded interface{ ExitCode() int }
 		if errors.As(err, &coded) {
@@ -46,9 +46,10 @@ commands:
   extract   print what Sightline extracts from one answer (JSON on stdin)
 `
 
-// run is main without the process: everything it needs is passed in, so
-// tests drive it like a user would.
-func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+// run is main without the process: its arguments, environment and standard
+// streams are passed in, so tests drive every subcommand like a user would
+// without touching the test process's own.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return fmt.Errorf("no command given")
@@ -71,7 +72,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	case "backfill":
 		return backfill(ctx, cfg, args[1:], stdout)
 	case "extract":
-		return extract(os.Stdin, args[1:], stdout)
+		return extract(stdin, args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

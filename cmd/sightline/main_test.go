@@ -24,7 +24,7 @@ func env(t *testing.T, extra map[string]string) func(string) string {
 func runJSON(t *testing.T, getenv func(string) string, args ...string) map[string]any {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	if err := run(context.Background(), args, getenv, &out, &errOut); err != nil {
+	if err := run(context.Background(), args, getenv, strings.NewReader(""), &out, &errOut); err != nil {
 		t.Fatalf("sightline %s: %v", strings.Join(args, " "), err)
 	}
 	var m map[string]any
@@ -75,7 +75,7 @@ func TestAdmin(t *testing.T) {
 	for _, args := range refusals {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			err := run(context.Background(), args, getenv, &out, &errOut)
+			err := run(context.Background(), args, getenv, strings.NewReader(""), &out, &errOut)
 			if err == nil || err.Error() == "" {
 				t.Fatalf("accepted; printed %q", out.String())
 			}
