@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
@@ -17,10 +18,37 @@ import (
 // own transaction, together with the project's cascade ledger entry
 // (oltp.BeginCascade) that CascadeID names.
 type CompetitorCascadeArgs struct {
-	CascadeID      uuid.UUID `json:"cascade_id"`
-	OrganizationID uuid.UUID `json:"organization_id"`
-	ProjectID      uuid.UUID `json:"project_id"`
-	CompetitorID   uuid.UUID `json:"competitor_id"`
+	CascadeID      uuid.UUID `json:"cascadeId"`
+	OrganizationID uuid.UUID `json:"organizationId"`
+	ProjectID      uuid.UUID `json:"projectId"`
+	CompetitorID   uuid.UUID `json:"competitorId"`
+}
+
+// UnmarshalJSON also reads the snake_case names the args had before they
+// were made camelCase like every other job's, so that jobs enqueued then
+// still run.
+func (a *CompetitorCascadeArgs) UnmarshalJSON(b []byte) error {
+	type camelCase CompetitorCascadeArgs // the fields without this method
+	var v struct {
+		camelCase
+		CascadeID      uuid.UUID `json:"cascade_id"`
+		OrganizationID uuid.UUID `json:"organization_id"`
+		ProjectID      uuid.UUID `json:"project_id"`
+		CompetitorID   uuid.UUID `json:"competitor_id"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*a = CompetitorCascadeArgs(v.camelCase)
+	for _, f := range []struct{ dst, snake *uuid.UUID }{
+		{&a.CascadeID, &v.CascadeID}, {&a.OrganizationID, &v.OrganizationID},
+		{&a.ProjectID, &v.ProjectID}, {&a.CompetitorID, &v.CompetitorID},
+	} {
+		if *f.dst == uuid.Nil {
+			*f.dst = *f.snake
+		}
+	}
+	return nil
 }
 
 // Kind names the job on the queue.
