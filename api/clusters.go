@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/jobs"
 	"github.com/sightline/sightline/oltp"
 )
 
@@ -119,7 +120,7 @@ func (s *server) handleDeleteCluster(r *request, tx pgx.Tx) (int, any, error) {
 	// DeleteCluster takes the id out of the listing rows at once; marking
 	// them stale as well makes a refresh that read the memberships before
 	// this commit run again instead of writing the id back.
-	if err := s.trackedChanged(r.Context(), tx, p.ID); err != nil {
+	if err := jobs.TrackedQueriesChanged(r.Context(), tx, s.jobs, p.ID); err != nil {
 		return 0, nil, err
 	}
 	return http.StatusOK, c, nil

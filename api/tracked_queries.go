@@ -19,7 +19,8 @@ import (
 // the write model; the search listing reads the projection that
 // jobs.RefreshTrackedQuerySearchWorker keeps up to date. Every write that
 // changes a project's tracked queries marks the projection stale and
-// enqueues its refresh in the write's own transaction (trackedChanged).
+// enqueues its refresh in the write's own transaction
+// (jobs.TrackedQueriesChanged).
 
 // maxTrackedCombinations bounds the cross product of one create (spec 8).
 const maxTrackedCombinations = 100
@@ -27,18 +28,6 @@ const maxTrackedCombinations = 100
 // maxTrackedBatch bounds the distinct ids of a batch, and the clusters of a
 // membership change (spec 8).
 const maxTrackedBatch = 100
-
-// trackedChanged marks the project's search rows stale and enqueues their
-// refresh, both in the write's transaction.
-func (s *server) trackedChanged(ctx context.Context, tx pgx.Tx, projectID uuid.UUID) error {
-	if err := oltp.MarkTrackedQuerySearchStale(ctx, tx, projectID); err != nil {
-		return err
-	}
-	if _, err := s.jobs.InsertTx(ctx, tx, jobs.RefreshTrackedQuerySearchArgs{ProjectID: projectID}, nil); err != nil {
-		return fmt.Errorf("enqueueing search refresh: %w", err)
-	}
-	return nil
-}
 
 // trackedQueryID is the path's tracked query id; a malformed one is
 // tracked_query_not_found like an unknown one.
@@ -258,7 +247,7 @@ func (s *server) handleCreateTrackedQueries(r *request, tx pgx.Tx) (int, any, er
 		return 0, nil, err
 	}
 	if changed {
-		if err := s.trackedChanged(ctx, tx, p.ID); err != nil {
+		if err := jobs.TrackedQueriesChanged(ctx, tx, s.jobs, p.ID); err != nil {
 			return 0, nil, err
 		}
 	}
@@ -304,7 +293,7 @@ func (s *server) updateTrackedQuery(r *request, tx pgx.Tx, change oltp.TrackedQu
 		return 0, nil, err
 	}
 	if changed {
-		if err := s.trackedChanged(ctx, tx, p.ID); err != nil {
+		if err := jobs.TrackedQueriesChanged(ctx, tx, s.jobs, p.ID); err != nil {
 			return 0, nil, err
 		}
 	}
@@ -423,7 +412,7 @@ func (s *server) trackedMembership(ctx context.Context, tx pgx.Tx, projectID uui
 	if err != nil || n == 0 {
 		return err
 	}
-	return s.trackedChanged(ctx, tx, projectID)
+	return jobs.TrackedQueriesChanged(ctx, tx, s.jobs, projectID)
 }
 
 // Batches.
@@ -554,7 +543,7 @@ func (s *server) trackedBatchUpdate(r *request, tx pgx.Tx, ids []string, change 
 		return 0, nil, err
 	}
 	if n > 0 {
-		if err := s.trackedChanged(ctx, tx, p.ID); err != nil {
+		if err := jobs.TrackedQueriesChanged(ctx, tx, s.jobs, p.ID); err != nil {
 			return 0, nil, err
 		}
 	}
@@ -641,7 +630,7 @@ func (s *server) handleBulkDeleteTrackedQueries(r *request, tx pgx.Tx) (int, any
 	if _, err := s.jobs.InsertTx(ctx, tx, args, nil); err != nil {
 		return 0, nil, fmt.Errorf("enqueueing tracked query cascade: %w", err)
 	}
-	if err := s.trackedChanged(ctx, tx, p.ID); err != nil {
+	if err := jobs.TrackedQueriesChanged(ctx, tx, s.jobs, p.ID); err != nil {
 		return 0, nil, err
 	}
 	return 200, answer, nil

@@ -226,8 +226,8 @@ func (w *CheckWorker) complete(ctx context.Context, client *river.Client[pgx.Tx]
 		w.Logger.InfoContext(ctx, "check run left flight before completing", "runId", run.ID)
 		return nil
 	}
-	if _, err := client.InsertTx(ctx, tx, RefreshTrackedQuerySearchArgs{ProjectID: run.ProjectID}, nil); err != nil {
-		return fmt.Errorf("enqueueing search refresh: %w", err)
+	if err := TrackedQueriesChanged(ctx, tx, client, run.ProjectID); err != nil {
+		return err
 	}
 	if _, err := client.InsertTx(ctx, tx, RefreshCheckMetricsArgs{ProjectID: run.ProjectID}, nil); err != nil {
 		return fmt.Errorf("enqueueing check metrics refresh: %w", err)

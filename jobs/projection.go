@@ -2,10 +2,12 @@ package jobs
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
@@ -17,13 +19,32 @@ import (
 // just created or changed may be absent or show old settings"). Two jobs
 // keep it fresh:
 //   - every write that changes a project's tracked queries marks the
-//     project stale (oltp.MarkTrackedQuerySearchStale) and enqueues
-//     RefreshTrackedQuerySearchArgs in the same transaction; the job is
+//     project stale and enqueues RefreshTrackedQuerySearchArgs in the same
+//     transaction (TrackedQueriesChanged); the job is
 //     unique per project while one is waiting or running, so a burst of
 //     writes costs one refresh;
 //   - the periodic sweep refreshes every project still stale, which
 //     catches a write whose enqueue was absorbed by a refresh already past
 //     the point where it could see it.
+
+// TxInserter enqueues jobs in the caller's transaction; River's client is one.
+type TxInserter interface {
+	InsertTx(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) (*rivertype.JobInsertResult, error)
+}
+
+// TrackedQueriesChanged records, in tx, that the project's tracked queries
+// changed (created, edited, deleted, checked, moved between clusters): the
+// search listing is marked stale and its refresh enqueued, so that both
+// commit with the change or not at all. Every such change calls it.
+func TrackedQueriesChanged(ctx context.Context, tx pgx.Tx, jobs TxInserter, projectID uuid.UUID) error {
+	if err := oltp.MarkTrackedQuerySearchStale(ctx, tx, projectID); err != nil {
+		return err
+	}
+	if _, err := jobs.InsertTx(ctx, tx, RefreshTrackedQuerySearchArgs{ProjectID: projectID}, nil); err != nil {
+		return fmt.Errorf("enqueueing search refresh: %w", err)
+	}
+	return nil
+}
 
 // refreshRounds bounds how often one refresh job repeats while writes keep
 // landing during it; the sweep takes over after that.

@@ -272,3 +272,45 @@ func TestProjectionRefreshJobIsUniquePerProjectUntilItFinishes(t *testing.T) {
 		t.Fatal("a finished refresh must not absorb a new request")
 	}
 }
+
+// A change to tracked queries marks the listing stale and enqueues its
+// refresh in the change's transaction: both or, rolled back, neither.
+func TestTrackedQueriesChanged(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool := oltptest.NewPool(t)
+	client, err := jobs.NewClient(pool, jobs.Config{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := func(project uuid.UUID) (stale bool, refreshes int) {
+		t.Helper()
+		if err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM tracked_query_search_pending WHERE project_id = $1),
+			(SELECT count(*) FROM river_job WHERE kind = 'tracked_query_search_refresh' AND args->>'projectId' = $2)`,
+			project, project.String()).Scan(&stale, &refreshes); err != nil {
+			t.Fatal(err)
+		}
+		return stale, refreshes
+	}
+	for _, commit := range []bool{true, false} {
+		project := projectionProject(t, pool)
+		tx, err := pool.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := jobs.TrackedQueriesChanged(ctx, tx, client, project); err != nil {
+			t.Fatal(err)
+		}
+		if commit {
+			err = tx.Commit(ctx)
+		} else {
+			err = tx.Rollback(ctx)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stale, refreshes := state(project); stale != commit || (refreshes == 1) != commit {
+			t.Errorf("committed %v: stale %v, %d refresh jobs", commit, stale, refreshes)
+		}
+	}
+}

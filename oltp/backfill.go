@@ -42,7 +42,7 @@ func BackfillQueries(ctx context.Context, db DBTX, organizationID uuid.UUID) ([]
 }
 
 // AdvanceLastCheckedAt moves each query's lastCheckedAt forward to the
-// given time, never back, and marks the project's search rows stale.
+// given time, never back.
 func AdvanceLastCheckedAt(ctx context.Context, db DBTX, projectID uuid.UUID, at map[uuid.UUID]time.Time) error {
 	ids := make([]uuid.UUID, 0, len(at))
 	times := make([]time.Time, 0, len(at))
@@ -56,5 +56,5 @@ func AdvanceLastCheckedAt(ctx context.Context, db DBTX, projectID uuid.UUID, at 
 	if err != nil {
 		return fmt.Errorf("advancing last checked times: %w", err)
 	}
-	return MarkTrackedQuerySearchStale(ctx, db, projectID)
+	return nil
 }

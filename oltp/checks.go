@@ -558,9 +558,9 @@ func RecordCheckPass(ctx context.Context, db DBTX, run *CheckRun, pass int) (boo
 	return tag.RowsAffected() == 1, nil
 }
 
-// CompleteCheckRun completes a run whose passes are all recorded, sets its
-// tracked query's lastCheckedAt and marks the project's search rows stale,
-// all in tx; the caller enqueues their refresh in the same transaction. It
+// CompleteCheckRun completes a run whose passes are all recorded and sets
+// its tracked query's lastCheckedAt, in tx; the caller records the tracked
+// queries' change in the same transaction (jobs.TrackedQueriesChanged). It
 // reports false, changing nothing, when the run or its query is gone or the
 // run is no longer running.
 func CompleteCheckRun(ctx context.Context, tx pgx.Tx, run *CheckRun) (bool, error) {
@@ -589,7 +589,7 @@ func CompleteCheckRun(ctx context.Context, tx pgx.Tx, run *CheckRun) (bool, erro
 		run.ProjectID, run.TrackedQueryID); err != nil {
 		return false, fmt.Errorf("recording last check: %w", err)
 	}
-	return true, MarkTrackedQuerySearchStale(ctx, tx, run.ProjectID)
+	return true, nil
 }
 
 // DelayCheckRun records a retryable failure of the running run: it

@@ -7,12 +7,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/jobs"
 	"github.com/sightline/sightline/oltp"
 )
 
@@ -49,12 +51,11 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 	}
 	var cmd adminCommand
 	var rest []string
-	if args[0] == "demo" {
-		cmd, rest = adminDemo(stdout, cfg.MetricsAddr), args[1:]
-	} else if len(args) >= 2 {
+	demo := args[0] == "demo"
+	if !demo && len(args) >= 2 {
 		cmd, rest = commands[args[0]+" "+args[1]], args[2:]
 	}
-	if cmd == nil {
+	if cmd == nil && !demo {
 		return fmt.Errorf("unknown admin command %q\n%s", strings.Join(args, " "), adminUsage)
 	}
 
@@ -63,6 +64,14 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 		return err
 	}
 	defer pool.Close()
+	if demo {
+		// The demo enqueues the jobs its writes need, as the API would.
+		queue, err := jobs.NewClient(pool, jobs.Config{Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			return err
+		}
+		cmd, rest = adminDemo(stdout, cfg.MetricsAddr, queue), args[1:]
+	}
 	var out any
 	err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		out, err = cmd(ctx, tx, rest)

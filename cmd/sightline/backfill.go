@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"strconv"
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"golang.org/x/sync/errgroup"
 
@@ -66,6 +68,10 @@ func backfill(ctx context.Context, cfg config, args []string, stdout io.Writer) 
 		return err
 	}
 
+	queue, err := jobs.NewClient(pool, jobs.Config{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return err
+	}
 	writer := olap.NewWriter(ch, olap.WriterOptions{})
 	sim := simulator.New(simulatorSeed)
 	today := time.Now().UTC().Truncate(24 * time.Hour)
@@ -76,7 +82,7 @@ func backfill(ctx context.Context, cfg config, args []string, stdout io.Writer) 
 		for end < len(queries) && queries[end].ProjectID == projectID {
 			end++
 		}
-		n, err := backfillProject(ctx, pool, ch, writer, sim, queries[start:end], today, days)
+		n, err := backfillProject(ctx, pool, queue, ch, writer, sim, queries[start:end], today, days)
 		if err != nil {
 			return err
 		}
@@ -91,7 +97,7 @@ func backfill(ctx context.Context, cfg config, args []string, stdout io.Writer) 
 
 // backfillProject stores the simulated checks of one project's queries,
 // then advances their lastCheckedAt and refreshes the listings' figures.
-func backfillProject(ctx context.Context, pool *pgxpool.Pool, ch driver.Conn, writer *olap.Writer, sim *simulator.Simulator,
+func backfillProject(ctx context.Context, pool *pgxpool.Pool, queue jobs.TxInserter, ch driver.Conn, writer *olap.Writer, sim *simulator.Simulator,
 	queries []oltp.BackfillQuery, today time.Time, days int) (int, error) {
 	projectID := queries[0].ProjectID
 	brands, err := jobs.ProjectBrands(ctx, pool, projectID)
@@ -136,7 +142,12 @@ func backfillProject(ctx context.Context, pool *pgxpool.Pool, ch driver.Conn, wr
 	if err := group.Wait(); err != nil {
 		return 0, err
 	}
-	if err := oltp.AdvanceLastCheckedAt(ctx, pool, projectID, last); err != nil {
+	if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if err := oltp.AdvanceLastCheckedAt(ctx, tx, projectID, last); err != nil {
+			return err
+		}
+		return jobs.TrackedQueriesChanged(ctx, tx, queue, projectID)
+	}); err != nil {
 		return 0, err
 	}
 	return len(rows), jobs.RefreshCheckMetrics(ctx, pool, ch, projectID)

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/jobs"
 	"github.com/sightline/sightline/oltp"
 )
 
@@ -20,14 +21,14 @@ const (
 
 // adminDemo sets up the demo account the first time and issues a fresh
 // owner key every time (a key's plaintext cannot be shown twice).
-func adminDemo(stdout io.Writer, metricsAddr string) adminCommand {
+func adminDemo(stdout io.Writer, metricsAddr string, queue jobs.TxInserter) adminCommand {
 	return func(ctx context.Context, tx pgx.Tx, args []string) (any, error) {
 		f, err := flags(args, nil, "base-url")
 		if err != nil {
 			return nil, err
 		}
 		baseURL := or(f["base-url"], "http://127.0.0.1:8080")
-		orgID, err := ensureDemoOrganization(ctx, tx)
+		orgID, err := ensureDemoOrganization(ctx, tx, queue)
 		if err != nil {
 			return nil, err
 		}
@@ -61,7 +62,7 @@ const demoOrganizationQuery = `
 	JOIN users u ON u.id = m.user_id
 	WHERE o.name = $1 AND lower(u.email) = $2 AND m.role = 'owner'`
 
-func ensureDemoOrganization(ctx context.Context, tx pgx.Tx) (uuid.UUID, error) {
+func ensureDemoOrganization(ctx context.Context, tx pgx.Tx, queue jobs.TxInserter) (uuid.UUID, error) {
 	var orgID uuid.UUID
 	err := tx.QueryRow(ctx, demoOrganizationQuery, demoOrgName, demoEmail).Scan(&orgID)
 	if err == nil {
@@ -88,13 +89,13 @@ func ensureDemoOrganization(ctx context.Context, tx pgx.Tx) (uuid.UUID, error) {
 	}); err != nil {
 		return uuid.Nil, err
 	}
-	return orgID, createDemoProject(ctx, tx, orgID)
+	return orgID, createDemoProject(ctx, tx, queue, orgID)
 }
 
 // createDemoProject gives the demo organization a project to look at: a
 // brand with three competitors and thirty tracked queries over every
 // engine, which `sightline backfill` fills with 90 days of history.
-func createDemoProject(ctx context.Context, tx pgx.Tx, orgID uuid.UUID) error {
+func createDemoProject(ctx context.Context, tx pgx.Tx, queue jobs.TxInserter, orgID uuid.UUID) error {
 	p, err := oltp.CreateProject(ctx, tx, orgID, oltp.NewProject{
 		Name:    "Acme CRM",
 		Profile: oltp.BrandLists{WebsiteDomains: []string{"acmecrm.com"}, BrandNames: []string{"Acme CRM", "Acme"}},
@@ -117,5 +118,5 @@ func createDemoProject(ctx context.Context, tx pgx.Tx, orgID uuid.UUID) error {
 	if err != nil {
 		return err
 	}
-	return oltp.MarkTrackedQuerySearchStale(ctx, tx, p.ID)
+	return jobs.TrackedQueriesChanged(ctx, tx, queue, p.ID)
 }
