@@ -14,8 +14,8 @@ import (
 	"github.com/sightline/sightline"
 )
 
-// Listings answer text/csv when the Accept header prefers it to JSON: the
-// same page, no total. Columns are the JSON fields of a row in order; list
+// Listings answer text/csv when the Accept header prefers it to JSON
+// (negotiate): the same page, no total. Columns are the JSON fields of a row in order; list
 // values are joined with "; "; a cell that a spreadsheet would run as a
 // formula (starting with = + - @, a tab or a carriage return: OWASP's CSV
 // injection list) is prefixed with an apostrophe.
@@ -45,34 +45,75 @@ type csvListing interface {
 	rowType() reflect.Type
 }
 
-// wantsCSV reports whether the Accept header ranks text/csv above JSON; at
-// equal quality the one listed first wins.
-func wantsCSV(accept string) bool {
-	bestCSV, bestJSON := 0.0, 0.0
-	csvFirst := false
-	for _, part := range strings.Split(accept, ",") {
-		mediaType, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+// Media types the API answers in.
+const (
+	mediaJSON = "application/json"
+	mediaCSV  = "text/csv"
+)
+
+// negotiate picks the representation of an operation's answer from the
+// Accept header (RFC 9110 12.5.1): each type the operation serves (JSON,
+// and CSV on listings) takes the quality of the most specific range that
+// matches it, the best quality wins, and at equal quality the type whose
+// range is listed first (JSON when one range covers both). No Accept
+// header means JSON; a header that admits none of the operation's types
+// is not_acceptable.
+func negotiate(accept string, csv bool) (string, error) {
+	if strings.TrimSpace(accept) == "" {
+		return mediaJSON, nil
+	}
+	offers := []string{mediaJSON}
+	if csv {
+		offers = append(offers, mediaCSV)
+	}
+	best, bestQ, bestIndex := "", 0.0, 0
+	for _, offer := range offers {
+		q, index := acceptQuality(accept, offer)
+		if q > bestQ || (q == bestQ && q > 0 && index < bestIndex) {
+			best, bestQ, bestIndex = offer, q, index
+		}
+	}
+	if best == "" {
+		served := "application/json"
+		if csv {
+			served += " or text/csv"
+		}
+		return "", sightline.Errorf(sightline.CodeNotAcceptable,
+			"The Accept header admits no representation this operation serves: it answers %s.", served)
+	}
+	return best, nil
+}
+
+// acceptQuality is the quality accept gives mediaType, from its most
+// specific matching range, and that range's position in the header.
+func acceptQuality(accept, mediaType string) (q float64, index int) {
+	typ, _, _ := strings.Cut(mediaType, "/")
+	specificity := -1
+	for i, part := range strings.Split(accept, ",") {
+		rng, params, err := mime.ParseMediaType(strings.TrimSpace(part))
 		if err != nil {
 			continue
 		}
-		q := 1.0
+		s := -1
+		switch rng {
+		case mediaType:
+			s = 2
+		case typ + "/*":
+			s = 1
+		case "*/*":
+			s = 0
+		}
+		if s <= specificity {
+			continue
+		}
+		specificity, q, index = s, 1.0, i
 		if v, ok := params["q"]; ok {
-			if f, err := strconv.ParseFloat(v, 64); err == nil {
+			if f, err := strconv.ParseFloat(v, 64); err == nil && f >= 0 && f <= 1 {
 				q = f
 			}
 		}
-		switch mediaType {
-		case "text/csv":
-			if q > bestCSV {
-				bestCSV, csvFirst = q, bestJSON < q
-			}
-		case "application/json", "application/*", "*/*":
-			if q > bestJSON {
-				bestJSON, csvFirst = q, bestCSV >= q
-			}
-		}
 	}
-	return bestCSV > 0 && (bestCSV > bestJSON || (bestCSV == bestJSON && csvFirst))
+	return q, index
 }
 
 // encodeCSV renders the listing's page.

@@ -138,21 +138,65 @@ func TestCSVEncoding(t *testing.T) {
 	}
 }
 
-func TestWantsCSV(t *testing.T) {
+func TestNegotiate(t *testing.T) {
 	t.Parallel()
-	tests := map[string]bool{
-		"":                                 false,
-		"text/csv":                         true,
-		"application/json":                 false,
-		"*/*":                              false,
-		"text/csv, application/json":       true,
-		"application/json;q=0.9, text/csv": true,
-		"text/csv;q=0.1, */*":              false,
-		"text/csv;q=0":                     false,
+	tests := []struct {
+		accept string
+		csv    bool
+		want   string // "" is not_acceptable
+	}{
+		{"", true, mediaJSON},
+		{"text/csv", true, mediaCSV},
+		{"application/json", true, mediaJSON},
+		{"*/*", true, mediaJSON},
+		{"text/csv, application/json", true, mediaCSV},
+		{"application/json;q=0.9, text/csv", true, mediaCSV},
+		{"text/csv;q=0.1, */*", true, mediaJSON},
+		{"text/csv;q=0", true, ""},
+		{"text/csv;q=0, */*", true, mediaJSON},
+		{"text/*", true, mediaCSV},
+		{"application/*, text/csv;q=0.5", true, mediaJSON},
+		{"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", true, mediaJSON},
+		{"application/xml", true, ""},
+		{"text/csv", false, ""},
+		{"text/*", false, ""},
+		{"application/json;q=0", false, ""},
+		{"application/json;q=0, */*", false, ""},
+		{"*/*", false, mediaJSON},
+		{"garbage", false, ""},
 	}
-	for accept, want := range tests {
-		if got := wantsCSV(accept); got != want {
-			t.Errorf("wantsCSV(%q) = %v, want %v", accept, got, want)
+	for _, tt := range tests {
+		got, err := negotiate(tt.accept, tt.csv)
+		if got != tt.want || (tt.want == "") != (sightline.ErrorCode(err) == sightline.CodeNotAcceptable) {
+			t.Errorf("negotiate(%q, csv %v) = %q, %v; want %q", tt.accept, tt.csv, got, err, tt.want)
 		}
+	}
+}
+
+// An operation asked only for a representation it does not serve answers
+// 406 in the error envelope, before it runs.
+func TestNotAcceptable(t *testing.T) {
+	t.Parallel()
+	f := setup(t, setupOptions{mount: mountNotes(t, nil)})
+	m, org := f.owner()
+	for _, c := range []call{
+		{method: "GET", path: "/api/v1/me", key: m.key, header: map[string]string{"Accept": "text/csv"}},
+		{method: "GET", path: "/api/v1/organizations", key: m.key, header: map[string]string{"Accept": "application/xml"}},
+		{method: "GET", path: "/api/v1/doc/json", header: map[string]string{"Accept": "text/html"}},
+	} {
+		assertError(t, f.do(c), http.StatusNotAcceptable, sightline.CodeNotAcceptable)
+	}
+	before := f.countNotes()
+	r := f.do(call{method: "POST", path: "/api/v1/organizations/" + org.String() + "/test-notes", key: m.key,
+		body: `{"text":"hi"}`, header: map[string]string{"Idempotency-Key": "accept-key-1", "Accept": "text/csv"}})
+	assertError(t, r, http.StatusNotAcceptable, sightline.CodeNotAcceptable)
+	if f.countNotes() != before {
+		t.Fatal("a write ran for a client that cannot read its answer")
+	}
+	// The key stays unused: the same key with an acceptable Accept runs.
+	r = f.do(call{method: "POST", path: "/api/v1/organizations/" + org.String() + "/test-notes", key: m.key,
+		body: `{"text":"hi"}`, header: map[string]string{"Idempotency-Key": "accept-key-1", "Accept": "*/*"}})
+	if r.status != http.StatusCreated {
+		t.Fatalf("%d %s", r.status, r.body)
 	}
 }

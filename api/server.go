@@ -192,6 +192,11 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 			return
 		}
 	}
+	mediaType, err := negotiate(r.Header.Get("Accept"), rt.csv)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
 	values, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
 		// Go's parser drops what it cannot read (a bad escape, a semicolon,
@@ -221,7 +226,7 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 		s.writeError(w, r, err)
 		return
 	}
-	if l, ok := result.(csvListing); ok && rt.csv && wantsCSV(r.Header.Get("Accept")) {
+	if l, ok := result.(csvListing); ok && mediaType == mediaCSV {
 		out, err := encodeCSV(l)
 		if err != nil {
 			s.writeError(w, r, err)
