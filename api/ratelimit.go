@@ -72,6 +72,7 @@ type authFailureLimiter struct {
 
 	mu        sync.Mutex
 	addresses map[string]*failureWindow
+	swept     time.Time // when evict last dropped ended windows
 }
 
 type failureWindow struct {
@@ -125,12 +126,18 @@ func (l *authFailureLimiter) fail(address string) {
 	l.addresses[address] = &failureWindow{start: now, failures: 1}
 }
 
-// evict drops the windows that have ended, and when none has, one other:
-// losing one address's count is better than unbounded memory.
+// evict makes room for one more address: it drops the windows that have
+// ended, at most once a window (a scan of the whole table per failure
+// would let an attacker rotating addresses make each one cost more), and
+// when none has, one other: losing one address's count is better than
+// unbounded memory.
 func (l *authFailureLimiter) evict(now time.Time) {
-	for a, w := range l.addresses {
-		if now.Sub(w.start) >= l.window {
-			delete(l.addresses, a)
+	if now.Sub(l.swept) >= l.window {
+		l.swept = now
+		for a, w := range l.addresses {
+			if now.Sub(w.start) >= l.window {
+				delete(l.addresses, a)
+			}
 		}
 	}
 	for a := range l.addresses {
