@@ -25,7 +25,10 @@ maintenance_url=$(sed -E 's#/[^/?]*(\?|$)#/postgres\1#' <<<"$server_url")
 export DATABASE_URL=$(sed -E "s#/[^/?]*(\\?|\$)#/$db\\1#" <<<"$server_url")
 export CLICKHOUSE_URL=$(sed -E "s#/[^/?]*(\\?|\$)#/$db\\1#" <<<"$ch_url")
 psql -q "$maintenance_url" -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" -c "CREATE DATABASE $db"
-curl -fsS --data-binary "CREATE DATABASE IF NOT EXISTS $db" "$(sed -E 's#/[^/?]*(\?|$)#/\1#' <<<"$ch_url")" >/dev/null
+# ClickHouse wants credentials: a URL that names none means the default user, as for clickhouse-go.
+ch_auth=()
+[[ "$ch_url" == *@* ]] || ch_auth=(-u default:)
+curl -fsS "${ch_auth[@]}" --data-binary "CREATE DATABASE IF NOT EXISTS $db" "$(sed -E 's#/[^/?]*(\?|$)#/\1#' <<<"$ch_url")" >/dev/null
 "$bin" migrate >/dev/null
 
 email="bench-$(date +%s%N)@sightline.local"
