@@ -16,6 +16,12 @@ import (
 	"github.com/sightline/sightline"
 )
 
+// ExtractionVersion identifies the rules ExtractAnswer reads answers by. It
+// is stored with every pass, so figures from passes extracted by different
+// rules can be told apart and captures stored earlier keep what they were
+// extracted with.
+const ExtractionVersion = 1
+
 // Request is one pass of a check as an engine is asked it.
 type Request struct {
 	TrackedQueryID uuid.UUID

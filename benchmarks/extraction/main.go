@@ -1,8 +1,11 @@
-// Command extraction scores ingest.ExtractAnswer against the simulator's
-// truth. It generates AI answers over varied projects, queries, engines,
-// countries and days, extracts each one and prints brand detection precision
-// and recall, position accuracy, mention type, tone and qualifier accuracy,
-// citation accuracy and throughput.
+// Command extraction scores ingest.ExtractAnswer on the hand-labelled
+// development set (ingest/testdata/devset) and on the simulator's truth, and
+// prints the measures of issue 11 side by side with their targets: brand
+// precision and recall, untracked competitors, position, type, tone and
+// qualifier accuracy, citation domain and unresolved accuracy, and the
+// answers that are fully right. -detail adds the confusion matrices; the
+// throughput line is the simulator's answers per second and the median time
+// of one development-set answer.
 //
 //	go run ./benchmarks/extraction -n 5000 -seed 1
 //
@@ -19,6 +22,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -38,39 +42,101 @@ func main() {
 
 func run(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("extraction", flag.ContinueOnError)
-	n := fs.Int("n", 5000, "answers to generate and score")
+	n := fs.Int("n", 5000, "simulated answers to generate and score")
 	seed := fs.Uint64("seed", 1, "simulator seed")
+	devDir := fs.String("devset", "ingest/testdata/devset", "directory of the hand-labelled development set")
+	detail := fs.Bool("detail", false, "print the confusion matrices and the development set's misses")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *n < 1 || *n > 200_000 {
 		return fmt.Errorf("-n must be within [1, 200000]")
 	}
+	dev, err := loadDevSet(*devDir)
+	if err != nil {
+		return fmt.Errorf("loading the development set: %w", err)
+	}
 
 	start := time.Now()
-	cases := generate(*n, *seed)
+	sim := generate(*n, *seed)
 	generation := time.Since(start)
-
-	extractions := make([]ingest.Extraction, len(cases))
 	start = time.Now()
-	for i, c := range cases {
-		extractions[i] = ingest.ExtractAnswer(c.brands, c.answer)
-	}
+	simScores := score(sim, nil)
 	extraction := time.Since(start)
+	var misses strings.Builder
+	devScores := score(dev, &misses)
 
-	var s scores
-	for i, c := range cases {
-		s.add(c.truth, extractions[i])
+	fmt.Fprintf(out, "extraction version %d: development set %d answers, simulator %d answers (seed %d)\n\n",
+		ingest.ExtractionVersion, len(dev), len(sim), *seed)
+	printTable(out, devScores, simScores)
+	if *detail {
+		fmt.Fprintf(out, "\n== development set\n")
+		devScores.print(out)
+		fmt.Fprintf(out, "\n== simulator\n")
+		simScores.print(out)
+		fmt.Fprintf(out, "\n== development set misses\n%s", misses.String())
 	}
-	s.print(out)
-	fmt.Fprintf(out, "\nthroughput\n  extraction   %8.0f answers/s (%d in %v)\n  generation   %8.0f answers/s\n",
-		float64(len(cases))/extraction.Seconds(), len(cases), extraction.Round(time.Millisecond),
-		float64(len(cases))/generation.Seconds())
+	fmt.Fprintf(out, "\nthroughput\n  extraction   %8.0f answers/s (%d simulated in %v, scoring included)\n",
+		float64(len(sim))/extraction.Seconds(), len(sim), extraction.Round(time.Millisecond))
+	fmt.Fprintf(out, "  median       %8.1f µs per development-set answer\n  generation   %8.0f answers/s\n",
+		medianMicros(dev), float64(len(sim))/generation.Seconds())
 	return nil
+}
+
+// score extracts every case and scores it against its truth; misses, when
+// not nil, receives a line per answer that is not fully right.
+func score(cases []benchCase, misses io.Writer) *scores {
+	var s scores
+	for _, c := range cases {
+		e := ingest.ExtractAnswer(c.brands, c.answer)
+		if !s.add(c.truth, e) && misses != nil {
+			fmt.Fprintf(misses, "%s\n  want %s\n  got  %s\n", c.id, describeTruth(c.truth), describeExtraction(e))
+		}
+	}
+	return &s
+}
+
+// medianMicros is the median time, in microseconds, of one extraction of
+// a development-set answer, each timed over several runs.
+func medianMicros(cases []benchCase) float64 {
+	if len(cases) == 0 {
+		return 0
+	}
+	const runs = 20
+	times := make([]float64, len(cases))
+	for i, c := range cases {
+		start := time.Now()
+		for range runs {
+			ingest.ExtractAnswer(c.brands, c.answer)
+		}
+		times[i] = float64(time.Since(start).Microseconds()) / runs
+	}
+	sort.Float64s(times)
+	return times[len(times)/2]
+}
+
+func describeTruth(t simulator.Truth) string {
+	var parts []string
+	for _, m := range t.Mentions {
+		parts = append(parts, fmt.Sprintf("%d %s/%s/%s/%s/%s", m.Position, m.BrandName, m.Relation, m.Type, m.Tone, m.Qualifier))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func describeExtraction(e ingest.Extraction) string {
+	var parts []string
+	for _, m := range e.Mentions {
+		parts = append(parts, fmt.Sprintf("%d %s/%s/%s/%s/%s", m.Position, m.BrandName, m.Relation, m.Type, m.Tone, m.Qualifier))
+	}
+	for _, c := range e.Citations {
+		parts = append(parts, fmt.Sprintf("[%d %s unresolved=%v %s]", c.Position, c.Domain, c.Unresolved, c.Relation))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // benchCase is one generated answer with the project it was written for.
 type benchCase struct {
+	id     string // development-set answers only
 	brands ingest.Brands
 	answer ingest.Answer
 	truth  simulator.Truth
@@ -221,14 +287,15 @@ var relations = []sightline.Relation{sightline.RelationOwn, sightline.RelationTr
 
 // scores accumulates how extractions compare with the truth.
 type scores struct {
-	answers   int
-	precision map[sightline.Relation]*tally // by extracted relation
-	recall    map[sightline.Relation]*tally // by true relation
-	position  tally
-	types     map[sightline.MentionType]map[sightline.MentionType]int // true -> extracted -> count
-	tones     map[sightline.Tone]map[sightline.Tone]int
-	qualifier map[sightline.Qualifier]map[sightline.Qualifier]int
-	citations struct{ domain, unresolved, relation, count tally }
+	answers    int
+	precision  map[sightline.Relation]*tally // by extracted relation
+	recall     map[sightline.Relation]*tally // by true relation
+	position   tally
+	types      map[sightline.MentionType]map[sightline.MentionType]int // true -> extracted -> count
+	tones      map[sightline.Tone]map[sightline.Tone]int
+	qualifier  map[sightline.Qualifier]map[sightline.Qualifier]int
+	citations  struct{ domain, unresolved, relation, count tally }
+	fullyRight tally // answers with every brand, relation and position right
 }
 
 // brandKey identifies a brand for matching: the own brand, a tracked
@@ -243,7 +310,10 @@ func brandKey(rel sightline.Relation, id *uuid.UUID, name string) string {
 	return string(rel) + " " + strings.ToLower(strings.TrimSpace(name))
 }
 
-func (s *scores) add(t simulator.Truth, e ingest.Extraction) {
+// add scores one extraction against its truth and reports whether the
+// answer is fully right: every brand with its relation and position, and no
+// other brand.
+func (s *scores) add(t simulator.Truth, e ingest.Extraction) bool {
 	if s.answers == 0 {
 		s.precision = map[sightline.Relation]*tally{}
 		s.recall = map[sightline.Relation]*tally{}
@@ -257,15 +327,18 @@ func (s *scores) add(t simulator.Truth, e ingest.Extraction) {
 		truth[brandKey(m.Relation, m.CompetitorID, m.BrandName)] = m
 	}
 	matched := map[string]bool{}
+	right := len(e.Mentions) == len(t.Mentions)
 	for _, m := range e.Mentions {
 		k := brandKey(m.Relation, m.CompetitorID, m.BrandName)
 		want, ok := truth[k]
 		ok = ok && !matched[k]
 		tallyOf(s.precision, m.Relation).count(ok)
 		if !ok {
+			right = false
 			continue
 		}
 		matched[k] = true
+		right = right && m.Position == want.Position
 		s.position.count(m.Position == want.Position)
 		confuse(s.types, want.Type, m.Type)
 		confuse(s.tones, want.Tone, m.Tone)
@@ -287,6 +360,8 @@ func (s *scores) add(t simulator.Truth, e ingest.Extraction) {
 			(c.CompetitorID == nil) == (want.CompetitorID == nil) &&
 			(c.CompetitorID == nil || *c.CompetitorID == *want.CompetitorID))
 	}
+	s.fullyRight.count(right)
+	return right
 }
 
 func tallyOf(m map[sightline.Relation]*tally, r sightline.Relation) *tally {

@@ -10,6 +10,9 @@ import (
 	"github.com/sightline/sightline/ingest/simulator"
 )
 
+// devSetDir is the hand-labelled development set, from this package's directory.
+const devSetDir = "../../ingest/testdata/devset"
+
 // extractionFromTruth is the extraction a perfect extractor would return.
 func extractionFromTruth(t simulator.Truth, a ingest.Answer) ingest.Extraction {
 	var e ingest.Extraction
@@ -151,16 +154,16 @@ func TestExtractionScoresMistakes(t *testing.T) {
 func TestExtractionRun(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
-	if err := run([]string{"-n", "200", "-seed", "3"}, &out); err != nil {
+	if err := run([]string{"-n", "200", "-seed", "3", "-devset", devSetDir, "-detail"}, &out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"answers 200;", "precision", "position accuracy", "mention type", "tone", "qualifier",
+	for _, want := range []string{"answers 200;", "development set", "answers fully right", "precision", "position accuracy", "mention type", "tone", "qualifier",
 		"citations", "answers/s"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
 	}
-	if err := run([]string{"-n", "0"}, &out); err == nil {
+	if err := run([]string{"-n", "0", "-devset", devSetDir}, &out); err == nil {
 		t.Error("-n 0 was accepted")
 	}
 }
