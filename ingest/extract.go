@@ -1,6 +1,9 @@
 package ingest
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/google/uuid"
 
 	"github.com/sightline/sightline"
@@ -12,7 +15,6 @@ type brandTable struct {
 	relations   []sightline.Relation
 	competitors []*uuid.UUID // competitor id of each tracked competitor
 	domains     []domainOwner
-	tracked     int // number of tracked brands (own + competitors)
 }
 
 // domainOwner is a website domain of a tracked brand.
@@ -30,16 +32,13 @@ func newBrandTable(b Brands) (*brandTable, *matcher) {
 		idx := len(t.relations)
 		t.relations = append(t.relations, rel)
 		t.competitors = append(t.competitors, id)
-		for _, n := range names {
-			m.add(cleanName(n), idx, false, false)
-		}
-		for _, n := range br.Names {
-			m.add(cleanName(n), idx, false, false)
+		for _, n := range append(names, br.Names...) {
+			m.add(cleanName(n), idx, false)
 		}
 		for _, dn := range br.Domains {
 			if d, ok := NormalizeDomain(dn); ok {
 				t.domains = append(t.domains, domainOwner{domain: d, brand: idx})
-				m.add(d, idx, true, false)
+				m.add(d, idx, true)
 			}
 		}
 	}
@@ -49,13 +48,12 @@ func newBrandTable(b Brands) (*brandTable, *matcher) {
 		id := c.ID
 		add(sightline.RelationTrackedCompetitor, &id, c.Brand, c.Name)
 	}
-	t.tracked = len(t.relations)
 	return t, m
 }
 
 // owner returns the tracked brand whose domain host is or is under; the
 // longest matching domain wins (a competitor on shop.acme.com against an own
-// acme.com). -1 when none.
+// acme.com). Own domains are tried first at equal length. -1 when none.
 func (t *brandTable) owner(host string) int {
 	best, bestLen := -1, 0
 	for _, d := range t.domains {
@@ -66,80 +64,110 @@ func (t *brandTable) owner(host string) int {
 	return best
 }
 
-// ExtractAnswer reads an answer against the project's brands: which brands
-// it names (own, tracked competitors, and untracked brands it names without
-// the project tracking them), in which order, how (type, tone, qualifier)
-// and in which sentence; and whose sites its citations are.
+// extraction is one answer being read.
+type extraction struct {
+	d           *doc
+	m           *matcher
+	tracked     []match // own and tracked competitors, ordinary uses dropped
+	all         []match // every brand, in text order
+	toks        map[int][]token
+	phraseCache map[int][]phrase
+	views       map[int]*sentenceView
+}
+
+func (e *extraction) tokens(ui int) []token {
+	t, ok := e.toks[ui]
+	if !ok {
+		u := e.d.units[ui]
+		t = tokenize(e.d.text, u.start, u.end)
+		e.toks[ui] = t
+	}
+	return t
+}
+
+func (e *extraction) inChip(pos int) bool {
+	for _, c := range e.d.chips {
+		if pos >= c.start && pos < c.end {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *extraction) inBold(pos int) bool {
+	for _, b := range e.d.bold {
+		if pos >= b.start && pos < b.end {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *extraction) trackedAt(pos int) bool {
+	for _, m := range e.tracked {
+		if m.start == pos {
+			return true
+		}
+	}
+	return false
+}
+
+// ExtractAnswer reads an answer against the project's brands by the rules
+// of extraction-rules.md (ExtractionVersion): which brands it names (own,
+// tracked competitors, and competing brands the project does not track),
+// in which order, how (type, tone, qualifier) and in which sentence; and
+// whose sites its citations are.
 //
 // Mentions: one per distinct brand, ordered by first appearance in the
-// answer's plain text; Position is that order, 1-based, counting every brand
-// named. BrandName is the name as the answer first writes it ("HubSpot", or
-// "acme.com" when the answer names the site). See match.go for matching and
-// the detection of untracked brands, classify.go for reading the markdown,
-// the sentences and the classification.
+// answer's plain text, a citation chip showing a configured domain
+// included; Position is that order, 1-based, counting every brand named.
+// BrandName is the name as the answer first writes it, at company level for
+// untracked brands. Type, tone, qualifier and sentence come from the first
+// mention. See markdown.go for reading the answer, match.go and
+// ordinary.go for configured names, untracked.go for the other brands and
+// classify.go for the classification.
 //
-// Citations: one CitedSource per Citation, positions and titles as given.
-// Domain, Unresolved and the URL of resolved redirectors come from
-// ResolveURL; Relation is own or tracked-competitor when the domain is or is
-// under a brand's domain (blog.acme.com is acme.com's, notacme.com is not),
-// else none.
+// Citations: one CitedSource per Citation, positions and titles as given,
+// see citedSource.
 func ExtractAnswer(b Brands, a Answer) Extraction {
 	table, m := newBrandTable(b)
 	d := parseAnswer(a.Text)
-	trackedMatches := m.find(d.text, d.fold)
-	untracked := detectUntracked(d, m, trackedMatches)
-	if len(untracked) > 0 {
-		// A name that extends an earlier detected name ("Zoho CRM" after
-		// "Zoho") is the same brand.
-		brandOf := make([]int, len(untracked))
-		for i, name := range untracked {
-			brandOf[i] = -1
-			for j := range i {
-				if isWordPrefix(untracked[j], name) || isWordPrefix(name, untracked[j]) {
-					brandOf[i] = brandOf[j]
-					break
-				}
-			}
-			if brandOf[i] < 0 {
-				brandOf[i] = len(table.relations)
-				table.relations = append(table.relations, sightline.RelationUntrackedCompetitor)
-				table.competitors = append(table.competitors, nil)
-			}
-			m.add(name, brandOf[i], false, true)
+	e := &extraction{d: d, m: m, toks: map[int][]token{}, phraseCache: map[int][]phrase{}, views: map[int]*sentenceView{}}
+	for _, mt := range m.find(d.text, foldRunes(d.text)) {
+		mt.chip = e.inChip(mt.start)
+		if mt.chip && !m.patterns[mt.pattern].domain {
+			continue
 		}
-		trackedMatches = m.find(d.text, d.fold)
+		e.tracked = append(e.tracked, mt)
 	}
-	matches := trackedMatches
+	e.tracked = slices.DeleteFunc(e.tracked, e.ordinaryUse)
+	e.all = slices.Clone(e.tracked)
+	for _, name := range e.recogniseUntracked() {
+		brand := len(table.relations)
+		table.relations = append(table.relations, sightline.RelationUntrackedCompetitor)
+		table.competitors = append(table.competitors, nil)
+		e.all = append(e.all, e.occurrences(name, brand)...)
+	}
+	slices.SortStableFunc(e.all, func(x, y match) int { return cmp.Compare(x.start, y.start) })
+	clear(e.views)
 
 	var out Extraction
-	firstAt := map[int]int{} // brand -> index of its first match
-	var order []int
-	for i, mt := range matches {
-		if _, ok := firstAt[mt.brand]; !ok {
-			firstAt[mt.brand] = i
-			order = append(order, mt.brand)
+	seen := map[int]bool{}
+	for _, mt := range e.all {
+		if seen[mt.brand] {
+			continue
 		}
-	}
-	if len(order) > 0 {
-		cl := newClassifier(d, matches)
-		unitOf := cl.unitIndex()
-		for pos, brand := range order {
-			first := matches[firstAt[brand]]
-			c := cl.classify(brand)
-			mention := Mention{
-				BrandName:    string(d.text[first.start:first.end]),
-				Relation:     table.relations[brand],
-				CompetitorID: table.competitors[brand],
-				Position:     pos + 1,
-				Type:         c.typ,
-				Tone:         c.tone,
-				Qualifier:    c.qualifier,
-			}
-			if ui := unitOf(first.start); ui >= 0 {
-				mention.Sentence = d.sentence(ui)
-			}
-			out.Mentions = append(out.Mentions, mention)
+		seen[mt.brand] = true
+		c := e.classify(mt)
+		mention := Mention{
+			BrandName: string(d.text[mt.start:mt.end]), Relation: table.relations[mt.brand],
+			CompetitorID: table.competitors[mt.brand], Position: len(out.Mentions) + 1,
+			Type: c.typ, Tone: c.tone, Qualifier: c.qualifier,
 		}
+		if ui := d.unitAt(mt.start); ui >= 0 {
+			mention.Sentence = d.sentence(ui)
+		}
+		out.Mentions = append(out.Mentions, mention)
 	}
 	for _, c := range a.Citations {
 		out.Citations = append(out.Citations, table.citedSource(c))
@@ -147,7 +175,32 @@ func ExtractAnswer(b Brands, a Answer) Extraction {
 	return out
 }
 
-// citedSource resolves one citation.
+// occurrences finds a recognised name where it is written exactly so, as a
+// whole word outside citation chips and configured names.
+func (e *extraction) occurrences(name string, brand int) []match {
+	text, n := e.d.text, []rune(name)
+	var out []match
+	for i := 0; i+len(n) <= len(text); i++ {
+		if text[i] != n[0] || string(text[i:i+len(n)]) != name {
+			continue
+		}
+		j := i + len(n)
+		if i > 0 && isWordRune(text[i-1]) || j < len(text) && isWordRune(text[j]) || e.inChip(i) {
+			continue
+		}
+		if slices.ContainsFunc(e.tracked, func(m match) bool { return m.start < j && m.end > i }) {
+			continue
+		}
+		out = append(out, match{start: i, end: j, brand: brand, pattern: -1})
+		i = j - 1
+	}
+	return out
+}
+
+// citedSource resolves one citation: Domain and Unresolved come from
+// ResolveURL (a redirector keeps its own domain, spec 4.4); Relation is own
+// or tracked-competitor when the domain is or is under a configured domain,
+// else none, and always none for a redirector.
 func (t *brandTable) citedSource(c Citation) CitedSource {
 	r := ResolveURL(c.URL)
 	cs := CitedSource{Position: c.Position, URL: r.URL, Domain: r.Domain, Title: c.Title, Unresolved: r.Unresolved, Relation: sightline.RelationNone}
@@ -159,9 +212,4 @@ func (t *brandTable) citedSource(c Citation) CitedSource {
 		cs.CompetitorID = t.competitors[o]
 	}
 	return cs
-}
-
-// isWordPrefix reports whether long starts with short followed by a space.
-func isWordPrefix(short, long string) bool {
-	return len(long) > len(short) && long[:len(short)] == short && long[len(short)] == ' '
 }

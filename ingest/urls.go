@@ -1,10 +1,8 @@
 package ingest
 
 import (
-	"encoding/base64"
 	"net/url"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -78,48 +76,50 @@ func domainMatches(host, domain string) bool {
 
 // ResolvedURL is what resolution learned about a cited or ranked URL.
 type ResolvedURL struct {
-	URL        string // the destination when a redirector was resolved, else the URL as given
-	Domain     string // NormalizeDomain of URL; empty when it has no usable host
-	Unresolved bool   // URL is a redirector whose destination is unknown
+	URL        string // the URL as given
+	Domain     string // NormalizeDomain of URL: the redirector's when Unresolved; empty when it has no usable host
+	Unresolved bool   // URL is a redirector: an engine's, an affiliate network's or a shortener's
 }
 
-// ResolveURL reports the domain of a cited or ranked URL, seeing through
-// redirectors. Redirectors recognised:
+// ResolveURL reports the domain of a cited or ranked URL and whether the URL
+// is still a redirector. Per spec 4.4 an unresolved URL keeps the
+// redirector's domain, even when the destination could be read from it: a
+// Google /url link to the own site is not the own site's citation.
+// Redirectors recognised:
 //
-//   - Google: /url?url= or ?q= (SerpApi's redirect_link), /aclk?adurl= (paid
-//     clicks), /imgres?imgrefurl=, on google.com and its country domains;
-//     /searchviewer/... (AI Mode references) carries no destination.
-//   - vertexaisearch.cloud.google.com/grounding-api-redirect/... (Gemini and
-//     Vertex AI grounding) and news.google.com articles: opaque.
-//   - bing.com/ck/a?u=a1<base64url>, duckduckgo.com/l/?uddg=,
-//     l.facebook.com/l.php?u=, l.instagram.com?u=, out.reddit.com?url=,
-//     linkedin.com/redir/redirect?url=, *.safelinks.protection.outlook.com?url=,
-//     r.search.yahoo.com/.../RU=<escaped>/, href.li/?<url>.
-//   - Link shorteners (t.co, bit.ly, lnkd.in, tinyurl.com, ...): opaque.
+//   - Google: /url (SerpApi's redirect_link), /aclk and /pagead/aclk (paid
+//     clicks), /imgres, /searchviewer on google.com and its country domains;
+//     vertexaisearch.cloud.google.com/grounding-api-redirect (Gemini and
+//     Vertex AI grounding); news.google.com articles.
+//   - bing.com/ck/a, duckduckgo.com/l/, l.facebook.com/l.php,
+//     l.instagram.com, out.reddit.com, linkedin.com/redir/,
+//     *.safelinks.protection.outlook.com, r.search.yahoo.com, href.li.
+//   - Affiliate networks: Rakuten (linksynergy), Awin, Skimlinks
+//     (skimresources, redirectingat), CJ (anrdoezrs, tkqlhce, jdoqocy,
+//     dpbolvw, kqzyfj), ShareASale, Partnerize (prf.hn), Impact (sjv.io,
+//     pxf.io, evyy.net), AvantLink, FlexOffers, Sovrn (viglink), and the like.
+//   - Link shorteners (t.co, bit.ly, lnkd.in, amzn.to, ...).
 //
-// When a redirector carries its destination (an absolute http or https URL
-// with a host) in a parameter, the destination is used: URL becomes the
-// destination, Domain its domain and Unresolved is false (chains of up to
-// four redirectors are followed). Otherwise Unresolved is true and Domain
-// is the redirector's. Tracking parameters (utm_source=openai, ...) are kept:
-// the URL is as given.
+// Tracking parameters (utm_source=openai, ...) are kept: the URL is as given.
 func ResolveURL(raw string) ResolvedURL {
-	cur := raw
-	for range 4 {
-		dest, redirector := redirectTarget(cur)
-		if !redirector {
-			break
-		}
-		if dest == "" {
-			d, _ := NormalizeDomain(cur)
-			return ResolvedURL{URL: cur, Domain: d, Unresolved: true}
-		}
-		cur = dest
-	}
-	d, _ := NormalizeDomain(cur)
-	_, redirector := redirectTarget(cur)
-	return ResolvedURL{URL: cur, Domain: d, Unresolved: redirector}
+	d, _ := NormalizeDomain(raw)
+	return ResolvedURL{URL: raw, Domain: d, Unresolved: isRedirector(raw)}
 }
+
+// affiliateHosts are affiliate networks' click trackers.
+var affiliateHosts = map[string]bool{
+	"click.linksynergy.com": true, "linksynergy.com": true, "awin1.com": true, "awin.com": true,
+	"go.skimresources.com": true, "go.redirectingat.com": true, "anrdoezrs.net": true, "tkqlhce.com": true,
+	"jdoqocy.com": true, "dpbolvw.net": true, "kqzyfj.com": true, "shareasale.com": true, "prf.hn": true,
+	"sjv.io": true, "pxf.io": true, "evyy.net": true, "avantlink.com": true, "track.flexlinkspro.com": true,
+	"redirect.viglink.com": true, "click.cptrack.com": true, "howl.me": true, "fave.co": true,
+	"shop-links.co": true, "go.shopmy.us": true, "rstyle.me": true, "bit.ly": true,
+}
+
+// affiliateSuffixes match affiliate trackers on customer subdomains
+// ("xyz.sjv.io", "linksynergy.walmart.com").
+var affiliateSuffixes = []string{".sjv.io", ".pxf.io", ".evyy.net", ".linksynergy.com", ".awin1.com", ".skimresources.com",
+	".redirectingat.com", ".anrdoezrs.net", ".avantlink.com"}
 
 // shorteners are link shorteners: redirectors whose destination is not in
 // the link.
@@ -130,86 +130,44 @@ var shorteners = map[string]bool{
 	"fb.me": true, "amzn.to": true, "search.app": true,
 }
 
-// redirectTarget reports whether raw is a redirector URL and, when the
-// destination is in the URL, the destination.
-func redirectTarget(raw string) (dest string, redirector bool) {
-	u, err := url.Parse(raw)
+// isRedirector reports whether raw is a redirector URL.
+func isRedirector(raw string) bool {
+	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.Host == "" {
-		return "", false
+		return false
 	}
 	host, ok := NormalizeDomain(u.Host)
 	if !ok {
-		return "", false
+		return false
 	}
 	path := strings.ToLower(u.EscapedPath())
-	q := u.Query()
-	param := func(names ...string) (string, bool) {
-		for _, n := range names {
-			if v := q.Get(n); v != "" {
-				if d, ok := absoluteHTTP(v); ok {
-					return d, true
-				}
-			}
-		}
-		return "", true
-	}
 	switch {
-	case shorteners[host]:
-		return "", true
-	case host == "vertexaisearch.cloud.google.com" && strings.HasPrefix(path, "/grounding-api-redirect"):
-		return "", true
-	case host == "news.google.com" && (strings.HasPrefix(path, "/rss/articles/") || strings.HasPrefix(path, "/articles/")):
-		return "", true
+	case shorteners[host], affiliateHosts[host]:
+		return true
+	case strings.HasPrefix(host, "linksynergy.") || strings.HasPrefix(host, "click.linksynergy."):
+		return true
+	case host == "vertexaisearch.cloud.google.com":
+		return strings.HasPrefix(path, "/grounding-api-redirect")
+	case host == "news.google.com":
+		return strings.HasPrefix(path, "/rss/articles/") || strings.HasPrefix(path, "/articles/")
 	case isGoogleHost(host):
-		switch {
-		case path == "/url":
-			return param("url", "q")
-		case path == "/aclk" || strings.HasPrefix(path, "/pagead/aclk"):
-			return param("adurl")
-		case path == "/imgres":
-			return param("imgrefurl")
-		case strings.HasPrefix(path, "/searchviewer"):
-			return "", true
-		}
-	case (host == "bing.com" || strings.HasSuffix(host, ".bing.com")) && path == "/ck/a":
-		v := q.Get("u")
-		if strings.HasPrefix(v, "a1") {
-			if b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(v[2:], "=")); err == nil {
-				if d, ok := absoluteHTTP(string(b)); ok {
-					return d, true
-				}
-			}
-		}
-		return "", true
-	case host == "duckduckgo.com" && strings.HasPrefix(path, "/l/"):
-		return param("uddg")
-	case (host == "l.facebook.com" || host == "lm.facebook.com") && path == "/l.php",
-		host == "l.instagram.com":
-		return param("u")
-	case host == "out.reddit.com", host == "linkedin.com" && strings.HasPrefix(path, "/redir/"),
-		strings.HasSuffix(host, ".safelinks.protection.outlook.com"):
-		return param("url")
-	case host == "r.search.yahoo.com":
-		p := u.EscapedPath()
-		if i := strings.Index(p, "/RU="); i >= 0 {
-			v := p[i+4:]
-			if j := strings.Index(v, "/"); j >= 0 {
-				v = v[:j]
-			}
-			if un, err := url.PathUnescape(v); err == nil {
-				if d, ok := absoluteHTTP(un); ok {
-					return d, true
-				}
-			}
-		}
-		return "", true
-	case host == "href.li":
-		if d, ok := absoluteHTTP(u.RawQuery); ok {
-			return d, true
-		}
-		return "", true
+		return path == "/url" || path == "/aclk" || strings.HasPrefix(path, "/pagead/aclk") || path == "/imgres" ||
+			strings.HasPrefix(path, "/searchviewer")
+	case host == "bing.com" || strings.HasSuffix(host, ".bing.com"):
+		return path == "/ck/a"
+	case host == "duckduckgo.com":
+		return strings.HasPrefix(path, "/l/")
+	case host == "l.facebook.com" || host == "lm.facebook.com", host == "l.instagram.com", host == "out.reddit.com",
+		host == "linkedin.com" && strings.HasPrefix(path, "/redir/"), strings.HasSuffix(host, ".safelinks.protection.outlook.com"),
+		host == "r.search.yahoo.com", host == "href.li":
+		return true
 	}
-	return "", false
+	for _, suf := range affiliateSuffixes {
+		if strings.HasSuffix(host, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // isGoogleHost reports whether host is google.com or a country Google
@@ -236,28 +194,4 @@ func isGoogleHost(host string) bool {
 		}
 	}
 	return true
-}
-
-// absoluteHTTP returns s when it is an absolute http or https URL with a
-// usable host.
-func absoluteHTTP(s string) (string, bool) {
-	s = strings.TrimSpace(s)
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "", false
-	}
-	if _, ok := NormalizeDomain(u.Host); !ok {
-		return "", false
-	}
-	return s, true
-}
-
-// isWordRune reports whether r belongs inside a word: a letter, a digit, a
-// combining mark (so "Cafe" does not match inside a decomposed "Café") or an
-// underscore (identifiers such as acme_id are one word).
-func isWordRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_'
-	}
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
 }

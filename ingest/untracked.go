@@ -1,0 +1,515 @@
+package ingest
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Untracked brands.
+//
+// recogniseUntracked finds the competing brands an answer names that the
+// project does not track, without a list of brands. A candidate is a phrase
+// of capitalised or mixed-case words ("Zoho CRM", "iPhone 16 Pro",
+// "Kicking Horse", "La Roche-Posay"), taken only where answers put brands:
+//
+//   - leading an item of a list, a table row (the first column) or a table
+//     header (cells after the first), an option heading ("### 2. Beehiiv",
+//     "## A vs B") or a paragraph that opens in bold;
+//   - after "such as", "like", "including", "include", "e.g.", "vs",
+//     "than", "compared to", "alternative to", "unlike";
+//   - enumerated with a brand ("A, B and C" with a tracked B);
+//   - as the subject of a sentence about it ("Epson EcoTank is a good
+//     choice", "Exxon has followed suit") when a word of it is not an
+//     ordinary word.
+//
+// Refused: ordinary words where capitals prove nothing (a sentence or line
+// start, bold, headings) unless the list is one of brands, bold labels and
+// section words ("Price:", "Verdict"), publishers, public bodies,
+// programming languages, people (a given name, or after "Dr.",
+// "researcher"), places, and the features of a product ("extras like
+// Watchtower"). A phrase holding a tracked name is that brand's.
+//
+// The brand is named at company level: a product name gives its maker
+// ("Nike Pegasus" → "Nike", "Sony WH-1000XM5" → "Sony", "Zoho CRM" →
+// "Zoho"), see companyName.
+func (e *extraction) recogniseUntracked() []string {
+	var names []string
+	seen := map[string]bool{}
+	accept := func(name string) {
+		if name != "" && !seen[strings.ToLower(name)] && !e.isTrackedName(name) {
+			seen[strings.ToLower(name)] = true
+			names = append(names, name)
+		}
+	}
+	d := e.d
+	// Lists and tables of brands: most leads are brands.
+	leads := map[int][]phrase{} // list -> lead phrases
+	for ui, u := range d.units {
+		l := d.lines[u.line]
+		if u.start != l.start {
+			continue
+		}
+		if p, ok := e.lead(ui); ok {
+			if l.kind == lineItem || l.kind == lineRow {
+				leads[l.list] = append(leads[l.list], p)
+			} else if !p.ordinary {
+				accept(e.companyName(p))
+			}
+		}
+	}
+	for _, ps := range leads {
+		brands := 0
+		for _, p := range ps {
+			if !p.ordinary || p.tracked {
+				brands++
+			}
+		}
+		lenient := brands >= 2 && brands*2 >= len(ps)
+		for _, p := range ps {
+			if !p.tracked && (!p.ordinary || lenient && !p.label) {
+				accept(e.companyName(p))
+			}
+		}
+	}
+	for _, h := range d.lines {
+		if h.kind == lineHeader {
+			e.headerCells(h, accept)
+		}
+	}
+	for pass := 0; pass < 2; pass++ {
+		for ui := range d.units {
+			for _, p := range e.phrases(ui) {
+				if p.tracked || p.rejected {
+					continue
+				}
+				switch {
+				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial):
+				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial):
+				case pass == 0 && e.subject(ui, p):
+				default:
+					continue
+				}
+				accept(e.companyName(p))
+			}
+		}
+	}
+	return names
+}
+
+// phrase is a candidate name: tokens [from, to) of a sentence.
+type phrase struct {
+	unit, from, to int
+	ordinary       bool // only ordinary words, stop names or acronyms
+	initial        bool // starts its sentence or line
+	tracked        bool // holds or is inside a tracked match
+	rejected       bool // a publisher, person, body, language or label
+	label          bool // a label word
+}
+
+// isNameToken reports whether a token can be part of a brand name.
+func (e *extraction) isNameToken(t token, first bool) bool {
+	if t.punct {
+		return false
+	}
+	rs := e.d.text[t.start:t.end]
+	if capitalised(rs) || unicode.IsLower(rs[0]) && mixedCase(rs) {
+		return true
+	}
+	return !first && (unicode.IsDigit(rs[0]) || hasDigit(rs))
+}
+
+var nameConnectors = wordSet(`of de del la le du des van von der da di & + y et und`)
+
+// phrases returns the candidate phrases of sentence ui.
+func (e *extraction) phrases(ui int) []phrase {
+	if ps, ok := e.phraseCache[ui]; ok {
+		return ps
+	}
+	toks := e.tokens(ui)
+	var out []phrase
+	for k := 0; k < len(toks); {
+		if !e.isNameToken(toks[k], true) || e.inChip(toks[k].start) {
+			k++
+			continue
+		}
+		j := k + 1
+		for j < len(toks) && j-k < 7 && !toks[j-1].poss {
+			gap := e.d.text[toks[j-1].end:toks[j].start]
+			if string(gap) == " " && e.isNameToken(toks[j], false) {
+				j++
+				continue
+			}
+			if (string(gap) == " " || gap == nil) && nameConnectors[toks[j].w] && j+1 < len(toks) && e.isNameToken(toks[j+1], false) &&
+				(toks[j].w == "&" || toks[j].w == "+" || !capitalised(e.d.text[toks[j].start:toks[j].end])) {
+				j += 2
+				continue
+			}
+			break
+		}
+		// Leading function words are not part of the name: "The", "Try".
+		from := k
+		for from < j && leadingFunctionWords[toks[from].w] {
+			from++
+		}
+		if from < j && e.isNameToken(toks[from], true) {
+			out = append(out, e.classifyPhrase(ui, toks, from, j))
+		}
+		k = j
+	}
+	e.phraseCache[ui] = out
+	return out
+}
+
+func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
+	p := phrase{unit: ui, from: from, to: to, ordinary: true}
+	d := e.d
+	start, end := toks[from].start, toks[to-1].end
+	p.initial = from == firstWord(toks) || toks[from].start == d.lines[d.units[ui].line].start
+	var words []string
+	for _, t := range toks[from:to] {
+		if t.punct {
+			continue
+		}
+		words = append(words, t.w)
+		rs := d.text[t.start:t.end]
+		if !isCommonWord(t.w) && !acronyms[string(rs)] && !acronyms[strings.TrimSuffix(string(rs), "s")] && !nameConnectors[t.w] && !labelWords[t.w] {
+			p.ordinary = false
+		}
+	}
+	joined := strings.Join(words, "_")
+	if labelWords[strings.Join(words, " ")] || len(words) == 1 && labelWords[words[0]] {
+		p.label, p.rejected = true, true
+	}
+	if publishers[joined] || publishers[strings.TrimPrefix(joined, "the_")] || publicBodies[joined] ||
+		programmingLanguages[joined] || firstNames[words[0]] && len(words) > 1 || weekdays[joined] {
+		p.rejected = true
+	}
+	if prev := word(toks, from-1); personRoles[prev] || prev == "." && personRoles[word(toks, from-2)] {
+		p.rejected = true
+	}
+	if stopOnly(words) {
+		p.rejected = true
+	}
+	for _, m := range e.tracked {
+		if m.start < end && m.end > start {
+			p.tracked = true
+		}
+	}
+	return p
+}
+
+// stopOnly reports whether a phrase is only stop names, places, months and
+// days: not a brand by itself.
+func stopOnly(words []string) bool {
+	for _, w := range words {
+		if !stopNames[w] && !properNames[w] && !nameConnectors[w] && !allDigits(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// lead returns the phrase leading sentence ui when its line is a list item,
+// a table row, an option heading or opens in bold.
+func (e *extraction) lead(ui int) (phrase, bool) {
+	d := e.d
+	u := d.units[ui]
+	l := d.lines[u.line]
+	switch {
+	case l.kind == lineItem && l.first, l.kind == lineRow, l.kind == lineHeading, l.boldLead:
+	default:
+		return phrase{}, false
+	}
+	ps := e.phrases(ui)
+	if len(ps) == 0 {
+		return phrase{}, false
+	}
+	toks := e.tokens(ui)
+	p := ps[0]
+	lead := firstWord(toks)
+	if lead < 0 || p.from > lead+1 {
+		return phrase{}, false
+	}
+	if l.kind == lineRow && len(l.cells) > 0 && toks[p.to-1].end > l.cells[0].end {
+		return phrase{}, false
+	}
+	if l.kind == lineHeading && !e.optionHeading(ui, p) {
+		return phrase{}, false
+	}
+	// "iPhone 16 Pro (Apple)": the maker in parentheses names the brand.
+	if p.to+1 < len(toks) && toks[p.to].w == "(" && e.trackedAt(toks[p.to+1].start) {
+		return phrase{}, false
+	}
+	if l.boldLead && l.kind == lineParagraph && !e.inBold(toks[p.from].start) {
+		return phrase{}, false
+	}
+	return p, true
+}
+
+// optionHeading reports whether a heading names one option: the name alone,
+// after an ordinal, before a parenthesis or a separator, or "A vs B".
+func (e *extraction) optionHeading(ui int, p phrase) bool {
+	toks := e.tokens(ui)
+	rest := toks[p.to:]
+	if len(rest) == 0 {
+		return true
+	}
+	switch rest[0].w {
+	case "(", ":", "–", "—", "-", "|", "vs", "versus":
+		return true
+	}
+	return false
+}
+
+// headerCells takes the cells after the first of a table header as brands
+// when the first names what rows are ("Feature", empty).
+func (e *extraction) headerCells(h line, accept func(string)) {
+	d := e.d
+	if len(h.cells) < 2 {
+		return
+	}
+	first := strings.ToLower(strings.TrimSpace(string(d.text[h.cells[0].start:h.cells[0].end])))
+	if !featureHeaders[first] {
+		return
+	}
+	ui := d.unitAt(h.cells[1].start)
+	for _, p := range e.phrases(ui) {
+		toks := e.tokens(ui)
+		for _, c := range h.cells[1:] {
+			if toks[p.from].start == c.start && !p.tracked && !p.rejected && !p.ordinary {
+				accept(e.companyName(p))
+			}
+		}
+	}
+}
+
+var featureHeaders = wordSet(`feature features criteria criterion aspect category metric spec specs
+	specification specifications attribute factor capability comparison`)
+
+// cueBefore reports whether a cue that names brands next stands right
+// before the phrase, or before the enumeration it is part of.
+func (e *extraction) cueBefore(ui int, p phrase) bool {
+	toks := e.tokens(ui)
+	k := p.from
+	// Walk back over an enumeration: "such as A, B and C".
+	for {
+		w := word(toks, k-1)
+		if w == "the" || w == "a" || w == "an" {
+			k--
+			w = word(toks, k-1)
+		}
+		switch w {
+		case "like":
+			prev := word(toks, k-2)
+			return !feelsLike[prev] && !featureNouns[prev]
+		case "including", "include", "includes", "e.g", "vs", "versus", "than", "unlike", "namely":
+			return !featureNouns[word(toks, k-2)]
+		case "as":
+			return word(toks, k-2) == "such" && !featureNouns[word(toks, k-3)]
+		case "to", "with":
+			switch word(toks, k-2) {
+			case "compared", "alternative", "alternatives", "similar", "comparable", "relative":
+				return true
+			}
+		case "from":
+			switch word(toks, k-2) {
+			case "alternatives", "options", "brands", "models", "picks", "choices":
+				return true
+			}
+		case "are":
+			switch word(toks, k-2) {
+			case "options", "alternatives", "choices", "contenders", "picks", "brands":
+				return true
+			}
+		}
+		if k-1 >= 0 && toks[k-1].punct && toks[k-1].w == ":" && k-2 >= 0 {
+			switch word(toks, k-2) {
+			case "include", "options", "alternatives", "contenders", "picks":
+				return true
+			}
+		}
+		// Step back over the previous item of an enumeration.
+		j := e.prevItem(ui, k)
+		if j < 0 {
+			return false
+		}
+		k = j
+	}
+}
+
+var feelsLike = wordSet(`feel feels felt look looks looked would i you we they seem seems sound sounds`)
+
+// prevItem returns the first token of the enumeration item before token k
+// ("A, B and C": from C to B), -1 when k follows no item.
+func (e *extraction) prevItem(ui, k int) int {
+	toks := e.tokens(ui)
+	i := k - 1
+	if w := word(toks, i); w == "and" || w == "or" {
+		i--
+	}
+	if i >= 0 && toks[i].punct && (toks[i].w == "," || toks[i].w == "/") {
+		i--
+	}
+	if i == k-1 || i < 0 || toks[i].punct {
+		return -1
+	}
+	for _, p := range e.phrases(ui) {
+		if p.to == i+1 {
+			return p.from
+		}
+	}
+	for _, m := range e.tracked {
+		if m.end == toks[i].end || m.end+1 == toks[i].end {
+			if j := tokenAt(toks, m.start); j >= 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}
+
+// coordinated reports whether the phrase is enumerated with a tracked or
+// already recognised brand.
+func (e *extraction) coordinated(ui int, p phrase, seen map[string]bool) bool {
+	toks := e.tokens(ui)
+	known := func(from, to int) bool {
+		for _, m := range e.tracked {
+			if m.start >= toks[from].start && m.start < toks[to-1].end {
+				return true
+			}
+		}
+		for _, q := range e.phrases(ui) {
+			if q.from == from && seen[strings.ToLower(e.companyName(q))] {
+				return true
+			}
+		}
+		return false
+	}
+	// Backwards.
+	for k := p.from; ; {
+		j := e.prevItem(ui, k)
+		if j < 0 {
+			break
+		}
+		if known(j, k) {
+			return true
+		}
+		k = j
+	}
+	// Forwards: the item after the phrase.
+	i := p.to
+	if i < len(toks) && toks[i].punct && toks[i].w == "," {
+		i++
+	}
+	if w := word(toks, i); (w == "and" || w == "or") && i > p.to-1 {
+		i++
+	}
+	if i == p.to || i >= len(toks) {
+		return false
+	}
+	for _, m := range e.tracked {
+		if m.start == toks[i].start {
+			return true
+		}
+	}
+	for _, q := range e.phrases(ui) {
+		if q.from == i && seen[strings.ToLower(e.companyName(q))] {
+			return true
+		}
+	}
+	return false
+}
+
+// subject reports whether the phrase is the subject of its sentence or
+// clause, followed by a verb or a possessive, and has a word no dictionary
+// holds ("Epson EcoTank is", "Exxon has").
+func (e *extraction) subject(ui int, p phrase) bool {
+	if p.ordinary {
+		return false
+	}
+	toks := e.tokens(ui)
+	prev := word(toks, p.from-1)
+	if !(p.from == firstWord(toks) || prev == "and" || prev == "while" || prev == "but" || prev == "whereas" || prev == "," && p.from > 0) {
+		return false
+	}
+	if p.from > 0 && toks[p.from-1].punct && toks[p.from-1].w != "," {
+		return false
+	}
+	if toks[p.to-1].poss {
+		return true
+	}
+	next := word(toks, p.to)
+	return predicateVerbs[next] && next != "also" || next == "also" && predicateVerbs[word(toks, p.to+1)]
+}
+
+// companyName is the brand a phrase names, at company level.
+func (e *extraction) companyName(p phrase) string {
+	d := e.d
+	toks := e.tokens(p.unit)
+	ts := toks[p.from:p.to]
+	text := func(t token) []rune { return d.text[t.start:t.end] }
+	// Model tokens and product words at the end go: "Gel-Kayano 31", "Pro".
+	n := len(ts)
+	model := false
+	for n > 1 {
+		rs := text(ts[n-1])
+		if hasDigit(rs) || productWords[ts[n-1].w] || len(rs) <= 4 && strings.ToUpper(string(rs)) == string(rs) && !unicode.IsDigit(rs[0]) && n > 1 {
+			n--
+			model = true
+			continue
+		}
+		break
+	}
+	ts = ts[:n]
+	first := 1
+	if len(ts) > 1 && (ts[0].w == "la" || ts[0].w == "le" || ts[0].w == "el" || ts[0].w == "los" || ts[0].w == "the") {
+		first = 2 // "La Roche-Posay Toleriane"
+	}
+	if len(ts) > first {
+		head := ts[first-1]
+		second := ts[first]
+		switch {
+		case nameConnectors[second.w], corporateWords[second.w]:
+		case foreignCommonNouns[ts[0].w]:
+		case isCommonWord(head.w) && !model && !mixedCase(text(second)):
+		case isCommonWord(head.w) && model:
+		default:
+			ts = ts[:first]
+		}
+	}
+	return string(d.text[ts[0].start:ts[len(ts)-1].end])
+}
+
+// isTrackedName reports whether a recognised name is or holds a configured
+// name, or is a piece of one ("Cloud" of "Acme Cloud").
+func (e *extraction) isTrackedName(name string) bool {
+	rs := []rune(name)
+	f := foldRunes(rs)
+	if len(e.m.find(rs, f)) > 0 {
+		return true
+	}
+	for _, p := range e.m.patterns {
+		if !p.domain && len(p.folded) > len(f) && containsWord(p.folded, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsWord reports whether needle occurs in hay at word boundaries.
+func containsWord(hay, needle []rune) bool {
+	for i := 0; i+len(needle) <= len(hay); i++ {
+		if string(hay[i:i+len(needle)]) == string(needle) &&
+			(i == 0 || !isWordRune(hay[i-1])) && (i+len(needle) == len(hay) || !isWordRune(hay[i+len(needle)])) {
+			return true
+		}
+	}
+	return false
+}
+
+// leadingFunctionWords are dropped from the start of a name phrase.
+var leadingFunctionWords = wordSet(`the a an like unlike including include includes for with try use using choose
+	consider pick both either neither if while although though when whereas and or but also even only just compared
+	versus vs between from to in on at by of as via per than about then so because since our my your their its his
+	her this that these those some many most all any each every other another such what which who why how where here
+	there get go see check visit explore opt prefer prefers meanwhile plus top best avoid skip`)

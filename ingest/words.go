@@ -1,0 +1,332 @@
+package ingest
+
+import "strings"
+
+// The word lists extraction reads answers with, in one place. Every list
+// holds lower-case words unless it says otherwise; wordSet builds a set from
+// white-space separated words.
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+var commonWords = wordSet(`
+	viral kick pure brook framework sleek cozy snappy plush handy mesh trail tee tees
+	a about above across after again against all almost along already also although always am among an and
+	another any anyone anything anywhere are around as at away back be because been before being below
+	between both but by can cannot could did do does doing done down during each either else enough even ever
+	every few for from further get gets getting given go goes going got had has have having he her here hers
+	herself him himself his how however i if in into is it its itself just last least less let like likely
+	many may me might more most much must my near need needs never new next no none nor not now of off often
+	on once one only onto or other others our ours out over own per perhaps please quite rather really same
+	several she should since so some something sometimes still such than that the their theirs them then there
+	these they thing things this those though through thus to too toward towards under until up upon us very
+	via was we well were what whatever when where whether which while who whom whose why will with within
+	without would yet you your yours
+	additionally actually alternatively anyway basically besides briefly certainly clearly consequently
+	currently definitely essentially eventually finally firstly fortunately furthermore generally hence
+	historically honestly hopefully ideally importantly indeed initially instead interestingly lastly likewise
+	meanwhile moreover naturally nevertheless nonetheless notably obviously otherwise overall personally plus
+	practically previously primarily realistically recently secondly similarly simply specifically
+	subsequently surprisingly thirdly today together typically ultimately unfortunately usually yes ok okay
+	one two three four five six seven eight nine ten first second third fourth fifth sixth seventh eighth
+	ninth tenth hundred thousand million billion half double single
+	access account accuracy action activity ad ads advanced advantage affordability age agency agent agreement
+	alternative analysis analytic analytics answer app application approach area article aspect asset
+	assistant attention audience automation availability average award background balance bank base basic
+	basics benefit bill billing board body bonus book bottom box brand breakdown budget bug business button
+	buyer buying call campaign capability capacity card care case category cause caveat center centre
+	challenge change channel chart chat check checklist choice city claim class client clinic cloud code
+	collaboration collection color colour combination comment commerce community company comparison
+	compatibility competition competitor complexity compliance component con concept conclusion condition
+	configuration connection consideration contact content context contract control core corner cost country
+	coverage credit criteria criterion culture currency customer customization cycle dashboard data database
+	date day deal decision default definition delivery demand demo department deployment deposit description
+	design desk detail development device difference direction disadvantage discount display distribution
+	document domain door drawback drive ease edge edition editor education effect effort element email end
+	engine enterprise entry environment error event evidence example exchange experience expert explanation
+	extension extra factor family faq feature fee feedback field file filter final finance fit flexibility
+	flow focus form format foundation free frequency front fulfillment fulfilment function functionality fund
+	future game gap general goal good group growth guarantee guide guidance hand head health help highlight
+	history home hospital host hour house hub idea image impact implant implementation improvement income
+	industry info information infrastructure input insight installation instance insurance integration
+	intelligence interest interface introduction inventory investment issue item job journey key kind
+	knowledge label language launch layer lead leader learning lesson level library license licence life
+	limit limitation line link list location login look loss machine maintenance majority management manager
+	map margin market marketing match material matter measure media medium member memory message method
+	metric middle minute mistake mobile mode model moment money month motion name need network news note
+	notice number object objective offer offering office operation opinion opportunity option order
+	organization organisation origin outcome output overview owner package page pain pair panel parent part
+	partner party pass password path pattern payment peace people percent performance period person phase
+	phone photo picture piece pipeline place plan plant platform player point policy portal position
+	possibility post potential power practice preference premium presence press price pricing principle
+	priority privacy pro problem procedure process product production professional profile profit program
+	programme progress project promotion proof property proposal protection provider purchase purpose quality
+	quantity question quote range rank rate rating reach reader reason recap recommendation record reference
+	region registration relation relationship release reliability replacement report reporting request
+	requirement research reservation resource response rest result retail return revenue review reward right
+	risk role room rule safety sale sales sample savings scale scalability schedule scheme school scope score
+	screen search season section sector security segment selection seller sense series server service
+	session set setting setup share shipping shop shopping side sign signal site situation size skill
+	software solution sound source space speed spend staff stage standard start state statement status step
+	stock storage store story strategy stream strength structure student studio style subject subscription
+	success suggestion suite summary supplier supply support surface survey system table takeaway talent
+	target task tax team technique technology template term test testing text theme thought ticket tier time
+	timeline tip title tool top topic total touch track tracking trade traffic training transaction
+	transfer treatment trend trial trust truth type unit update upgrade usability usage use user value
+	variety vendor verdict version video view visibility vision visitor volume warning warranty way weakness
+	web website week weight window word work workflow workspace world year zone
+	add allow analyze analyse apply ask assess avoid book build buy calculate call choose click compare
+	configure confirm connect consider contact create decide define determine download enable ensure estimate
+	evaluate explore find follow gather identify implement improve install keep learn look make manage
+	measure monitor negotiate obtain open optimize optimise pay pick plan prepare protect read register
+	request review run save schedule secure select sell send set share sign start stay submit switch test
+	track train try understand update upgrade use verify visit watch write forward rely sell hold place
+	able accurate active additional affordable available bad basic big broad cheap clear common complete
+	complex comprehensive custom daily different digital direct easy effective efficient entire essential
+	excellent expensive extra fast flexible free full global good great high important large long low main
+	major minimal modern monthly multiple native nice notable online open optimal overall personal popular
+	possible powerful practical premium primary private professional public quick ready real recent regular
+	relevant reliable right robust safe secure short similar simple small smart social solid special specific
+	stable standard strong successful suitable third total true typical unique unlimited useful various
+	weekly whole wide yearly best better top key quick bottom line why what how who when where which
+	pros cons tl dr step bonus honorable honourable mention mentions runner runners up winner overall
+	beginner beginners small medium large teams business businesses enterprise startup startups freelancer
+	freelancers agency agencies budget value ease setup learning curve customer service customer support
+	ability absence academy acceptance accident achievement acquisition act addition address administration
+	adoption adult advice affair agenda aid aim air alert alliance amount animal announcement annual appeal
+	appearance appointment approval argument arrangement arrival art assessment assignment association
+	assumption atmosphere attack attempt attitude authority auto autumn baby bag ball band bar basis battle
+	bed beginning behavior behaviour belief bird birth bit blood blow blue boat border boss bottle brain branch
+	bread break breath bridge brother building burden cabinet camera camp candidate capital car career cash
+	cell chain chair chairman champion championship chance chapter character charge cheap chemical chief child
+	children church circle citizen civil claim climate clock club coach coalition coast coat coffee cold
+	column combat comfort command commission commitment committee communication concern conference confidence
+	conflict congress consequence constitution construction consumer contribution conversation corporation
+	council count county couple courage course court cover crash crime crisis critic crowd cup current
+	damage danger daughter dead death debate debt decade defense defence degree delay democracy deputy desire
+	detection diet dinner disaster discovery discussion disease distance district division doctor dog
+	dollar draft drama dream dress drink driver drug duty earth economy edition effect election electricity
+	emergency emotion emphasis employee employer energy engineer entrance episode equipment era escape essay
+	estate evening examination executive exercise exhibition existence expansion expectation expense
+	explosion export exposure expression face fact failure faith fan farm fashion father fear festival figure
+	film finding fire firm fish flight floor food foot force forest fortune frame freedom friend fuel fun
+	funding gallery garden gas gate gender generation gift girl glass glacier god gold government governor
+	grade grant grass ground guard guest gun hair hall handling heart heat height hero highway hill holiday
+	hope horse hotel husband ice identity illness impression incident increase independence index individual
+	inflation initiative injury inquiry institute institution intention interview invasion island judge
+	justice kid king kitchen lab labor labour lady lake land law lawyer leadership league leave leg legislation
+	letter liberty light limit list literature loan lot love lunch magazine mail male man manufacturing
+	marriage mass master meal meaning meeting mention mind minister ministry mission mix monitor morning mother
+	mountain mouth move movement murder museum music nation nature neighbourhood neighborhood night noise
+	north nurse occasion offence offense officer official oil operator opposition organisation outlook
+	painting paper parliament participation passage patient pay peak peninsula penalty pension percentage
+	permission philosophy physics pilot plane plate pleasure pocket poem poet police politics poll pollution
+	pool population port possession pound poverty powers pressure prime prince prison prize producer
+	professor proportion prospect protest province pub publication publisher quarter queen race radio rain
+	ratio reaction reality recession recognition recovery reduction reform refugee regime regulation
+	religion renovation rent representative republic reputation resident resolution restaurant retirement
+	revolution ring rise river road rock round route row royal ruling rural salary sand satellite scene
+	science sea seat secretary seed selection senate senator sentence session settlement shift ship shirt
+	shock shoe shot show sight silence sister skin sky smile snow society soil soldier song son soul south
+	speaker speech sport square stadium star station steel stone strike studies study sugar sun surgery
+	surprise suspect symbol talk tank tea teacher tear technology teeth telephone television temperature
+	tension territory terror theatre theater theory threat tour tourism tourist town toy trace tradition
+	transport travel treaty tree trial trip troop trouble truck turn uncle understanding union university
+	vacation valley vehicle victim victory village violence visit voice vote voter wage walk wall war water
+	wave wealth weapon weather wedding welfare west wife wind wine winner woman women wood worker writer youth
+	achieve acquire adapt adopt advise afford agree announce appear approve argue arrange attend attract
+	become begin believe belong borrow break bring care carry catch cause celebrate clean close collect come
+	complain complete concentrate continue contribute control cook cope count cover cross cut deal decline
+	deliver demand depend describe design destroy develop die discover discuss divide draw dress drink drive
+	drop earn eat elect employ encourage end enjoy enter establish exist expand expect experience explain
+	express face fall feed feel fight fill finish fix fly focus forget form gain generate give grow handle
+	happen hate hear help hide hire hit hope imagine include increase indicate inform intend introduce invest
+	invite involve join jump kill know lack land last laugh lay lead leave lend lie lift limit link listen
+	live lose love maintain mark marry matter mean meet mention mind miss move need note notice occur offer
+	operate order organise organize own participate pass perform permit plant play point prefer present
+	prevent print produce promise promote propose prove provide publish pull purchase push put raise reach
+	realise realize receive recognise recognize record reduce reflect refuse regard relate release remain
+	remember remove repeat replace reply report represent require respond rest return reveal ride rise
+	rule say see seek seem serve settle shake shape shoot show shut sing sit sleep smile solve speak spend
+	stand stop store study succeed suffer suggest supply suppose survive take talk teach tell tend thank
+	think throw touch travel treat turn vary vote wait walk want warn wash waste wear win wish wonder work
+	worry
+	academic accessible actual adequate alive alone ancient angry annual anxious apparent appropriate
+	automatic aware beautiful bitter blind bold brave brief bright brilliant brown busy calm capable careful
+	casual certain cheap chief civil classic close cold comfortable commercial competitive concerned
+	confident conscious conservative considerable constant content convenient cool correct creative critical
+	crucial cultural curious dangerous dark dead dear decent deep democratic dense dependent desperate
+	detailed dirty distinct domestic dominant dry due eager early eastern economic educational elderly
+	electric electronic emotional empty enormous environmental equal even evident exact excited existing
+	expert explicit external extreme fair faithful false familiar famous fancy favourite favorite federal
+	female financial fine firm fit flat foreign formal former fortunate fresh friendly front funny future
+	generous gentle genuine giant glad golden grand grateful green grey gray guilty happy hard healthy heavy
+	helpful hidden historic historical holy honest hot huge human hungry ideal identical ill illegal
+	immediate impossible impressive independent indirect individual industrial inevitable informal initial
+	inner innocent intelligent intense interested interesting internal interior inevitable joint junior
+	just keen kind latest legal legitimate liberal light likely limited literary live lively living logical
+	lonely loose loud lovely lucky male marine married massive mature maximum meaningful mechanical medical
+	mental mere middle mild military minimum minor mixed moderate monetary moral narrow nearby neat necessary
+	negative nervous neutral normal northern novel numerous obvious occasional odd official old operational
+	opposite ordinary organic original outer outstanding parallel parliamentary partial particular passive
+	patient peaceful perfect permanent physical plain pleasant polite political poor portable positive
+	potential powerful precious precise pregnant presidential pretty previous principal prior probable
+	productive profitable progressive prominent proper proud psychological pure radical random rapid rare
+	rational raw reasonable red regional relative religious remarkable remote representative resident
+	responsible rich rough round royal rural sacred sad scientific senior sensitive separate serious severe
+	sexual sharp silent silly slight slow smooth soft sole sophisticated sorry sound southern spare spatial
+	spiritual splendid spontaneous square strange strict structural stupid subsequent substantial subtle
+	sudden sufficient super superb supreme sure surprising sweet swift technical temporary terrible thick
+	thin tight tiny tired tough traditional tremendous tropical ugly ultimate unable uncertain unfair
+	unhappy unknown unlikely unusual upper urban urgent usual valuable vast verbal vertical violent virtual
+	visible visual vital vocal voluntary vulnerable warm weak wealthy weird welcome western wet white wild
+	willing wise wonderful wooden working worried worth wrong young
+	latest news breaking developments development activity activities overview results update updates
+	geological volcanic eruption eruptions cultural political social environmental economic`)
+
+var stopNames = wordSet(`i we you he she it they me us them my our your his her its their this that these those
+	the a an and or but if so yes no not ok okay mr mrs ms dr internet web email online`)
+
+var properNames = wordSet(`monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+	september october november december spring summer autumn fall winter
+	america americas europe asia africa australia oceania antarctica canada mexico brazil argentina chile peru
+	colombia india china japan korea germany france spain italy portugal netherlands belgium switzerland austria
+	sweden norway denmark finland poland ireland scotland wales england britain russia ukraine turkey israel
+	egypt nigeria kenya singapore indonesia philippines vietnam thailand malaysia pakistan bangladesh
+	london paris berlin madrid rome tokyo beijing sydney toronto vancouver chicago boston seattle dubai lima
+	miraflores california texas florida york francisco angeles
+	north south east west northern southern eastern western central united states kingdom union european
+	latin asian african american european global international national regional local black`)
+
+var acronyms = wordSet(`AI API CRM ERP SEO SEM SaaS PaaS IaaS B2B B2C D2C DTC SMB SME KPI ROI UI UX FAQ PDF CSV HTML
+	CSS SQL JSON XML USD EUR GBP CAD AUD JPY GDPR HIPAA CCPA SOC ISO IT HR PR CEO CTO CFO COO VP LLM ML NLP IoT VPN
+	GPS TV PC OS AR VR HD USB RAM SSD CPU GPU PPC CPC CMS LMS ATS POS VoIP SMS MFA SSO SLA DIY NA TBD Q&A US USA UK
+	EU UAE NYC LA SF DC ID OK FYI TL;DR TLDR AM PM EST PST GMT UTC CBCT ETA RFP MVP SKU SKUs PhD MBA NGO LLC Inc Ltd
+	GmbH DIY APIs FAQs KPIs CRMs LLMs SMBs SMEs`)
+
+var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well-reviewed well-liked
+	best-selling crowd-pleaser benchmark kid-friendly versatile bouncier softer lighter quieter nicer
+	buenas buenos mejores recomendadas recomendados gute beste zuverlässigsten zuverlässig
+	meilleurs meilleures recommandent idéale apaisante douce capable dominate dominates honest
+	beautifully gorgeous easiest fastest lowest largest strongest smoothest great excellent best top leading powerful intuitive easy easiest user-friendly reliable
+	robust affordable popular strong strongest recommended favorite favourite love loved loves impressive seamless
+	seamlessly flexible fast faster efficient standout trusted comprehensive good better excels excel ideal perfect
+	solid outstanding innovative praised superior polished smooth simple simpler valuable versatile scalable
+	feature-rich top-rated highly-rated well-rated acclaimed award-winning shines wins winner cheaper inexpensive
+	budget-friendly cost-effective cheap generous fantastic amazing exceptional remarkable stellar terrific
+	wonderful best-in-class industry-leading market-leading renowned reputable dependable accessible responsive
+	helpful friendly convenient elegant clean beloved favored favoured advantage advantages benefit benefits
+	strength strengths easier well-designed well-suited modern secure lightweight sleek`)
+
+var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
+	complaints hikes hike upselling outages outage caps heavy louder icier firmer pricier noisy noisier
+	messy fewer weakest skip blocked markup frustrating poor dated steep steeply shrunk mixed lack lacks
+	teurer schwachen schwach expensive pricey costly overpriced clunky slow slower buggy limited lacking poor bad worse
+	worst weak weaker difficult complicated confusing outdated dated unreliable frustrating disappointing
+	steep drawback drawbacks downside downsides issue issues problem problems complaint complaints criticism
+	criticized criticised cumbersome restrictive inferior mediocre underwhelming avoid fails failed fail failing
+	broken glitchy bloated overkill lags lag laggy unintuitive clumsy rigid unstable insecure unresponsive
+	pricier costlier harder awkward annoying subpar sluggish inconsistent unhelpful tedious overwhelming messy
+	risky controversial concern concerns lacks lack struggles struggle problematic`)
+
+var abbreviations = wordSet(`e.g i.e vs v mr mrs ms dr prof sr jr st inc ltd co corp no nos approx fig ca cf al
+	u.s u.k e.u a.m p.m dept est ft mt vol pp jan feb mar apr jun jul aug sep sept oct nov dec`)
+
+// publishers are review sites, media and communities quoted as sources,
+// not brands that compete (lower case, as one phrase).
+var publishers = wordSet(`g2 capterra trustradius trustpilot reddit quora youtube wikipedia forbes
+	techradar pcmag cnet wirecutter rtings zdnet engadget gizmodo techcrunch wired mashable tom's
+	nerdwallet investopedia bankrate valuepenguin consumer_reports the_verge verge new_york_times
+	nytimes wall_street_journal wsj bloomberg reuters cnbc bbc guardian runner's_world runrepeat
+	serious_eats allure vogue good_housekeeping sleep_foundation mattress_clarity dxomark
+	notebookcheck statista gartner forrester software_advice getapp trustpilot product_hunt
+	stiftung_warentest which? what_car? zapier_blog bon_appétit bob_vila dc_rainmaker`)
+
+// publicBodies are regulators and public institutions, written as acronyms
+// or names.
+var publicBodies = wordSet(`fda ftc fcc epa nhs cnil sec irs cdc who eu un oecd nist gdpr cfpb ofcom
+	bafin nhtsa usda hhs ico cma doj`)
+
+// programmingLanguages are languages and runtimes, never brands.
+var programmingLanguages = wordSet(`python javascript typescript java go golang rust ruby php kotlin swift
+	c# c++ scala perl haskell elixir erlang r matlab sql html css node.js nodejs dart lua julia`)
+
+// firstNames are common given names: a name phrase starting with one is a
+// person, not a brand.
+var firstNames = wordSet(`james john robert michael william david richard joseph thomas charles mary
+	patricia jennifer linda elizabeth barbara susan jessica sarah karen matthew daniel mark paul steven
+	andrew joshua kevin brian george edward ronald timothy jason jeffrey ryan jacob gary nicholas eric
+	stephen jonathan larry justin scott brandon benjamin samuel frank gregory raymond alexander patrick
+	jack dennis jerry tyler aaron henry peter adam nathan zachary kyle walter harold jeremy ethan
+	christian keith roger noah gerald carl terry sean austin arthur lawrence jesse dylan bryan joe
+	jordan billy bruce albert willie gabriel logan alan juan wayne roy ralph randy eugene vincent russell
+	elijah louis bobby philip johnny nancy lisa betty margaret sandra ashley kimberly emily donna michelle
+	dorothy carol amanda melissa deborah stephanie rebecca sharon laura cynthia kathleen amy angela
+	shirley anna brenda pamela emma nicole helen samantha katherine christine debra rachel carolyn janet
+	catherine maria heather diane ruth julie olivia joyce virginia victoria kelly lauren christina joan
+	evelyn judith megan andrea cheryl hannah jacqueline martha gloria teresa ann sara madison frances
+	kathryn janice jean abigail alice judy sophia grace denise amber doris marilyn danielle beverly
+	isabella theresa diana natalie brittany charlotte marie kayla alexis lori guido elon jeff tim satya
+	sundar bill steve warren marques linus mkbhd`)
+
+// personRoles are words that put a person's name after them.
+var personRoles = wordSet(`mr mrs ms dr prof professor ceo founder cofounder co-founder researcher
+	scientist author writer reviewer editor analyst expert president senator judge chef coach doctor
+	dermatologist dentist`)
+
+// corporateWords end company names made of a name and an ordinary word
+// ("Speakeasy Labs", "Capital One"); a name phrase ending so stays whole.
+var corporateWords = wordSet(`labs lab inc co corp corporation company group bank running athletics
+	technologies technology systems software health foods motors brands studios studio media partners
+	insurance energy airlines apparel outdoors footwear kitchen home hub works industries international
+	holdings financial mobile wireless games entertainment pharmaceuticals cosmetics beauty`)
+
+// productWords are the model and line words of product names ("Pro",
+// "Max", "CRM"): a name followed by them names a product of that company.
+var productWords = wordSet(`pro max plus ultra mini air lite one go classic original premium essentials
+	edition series gen se neo prime elite sport standard deluxe crm desk books notes music drive cloud
+	suite studio app apps tv phone pay watch buds pods fit`)
+
+// featureNouns head the lists of features, not of brands ("extras like
+// Watchtower", "features such as Smart Compose").
+var featureNouns = wordSet(`feature features extra extras perk perks function functions functionality mode
+	modes setting settings option-set formats protocol protocols metric metrics tool-set touches integrations
+	program programs`)
+
+// foreignCommonNouns are institution words of other languages that start
+// multi-word names ("Clínica Dental Sonrisa", "Centro Odontológico").
+var foreignCommonNouns = wordSet(`centro clínica clinica instituto hospital banco grupo casa consultorio
+	laboratorio farmacia cabinet maison groupe praxis zentrum haus`)
+
+// labelWords are section and field labels answers put in bold or before a
+// colon ("**Price:**", "**Verdict**"); never brands.
+var labelWords = wordSet(`price prices pricing verdict bottom line pros cons pro con best for texture
+	summary overview tip tips note notes warning caveat quick answer short answer tl;dr tldr key takeaways
+	takeaway recommendation recommendations alternatives alternative option options premium mid-range
+	budget winner runner-up honorable mention features feature ideal for why who it's for drawback
+	drawbacks strengths weaknesses battery display range model brand tool app host pos feature criteria`)
+
+// weekdayTimeWords follow or precede a weekday used as a day ("Friday
+// afternoon", "by Friday", "Black Friday").
+var weekdayBefore = wordSet(`on by until till this next last every each since before after from through
+	black cyber any one`)
+
+var weekdayAfter = wordSet(`morning mornings afternoon afternoons evening evenings night nights deadline
+	deadlines sale sales meeting meetings`)
+
+// predicateVerbs follow a brand that is the subject of a sentence ("Epson
+// offers", "SavvyCal lets").
+var predicateVerbs = wordSet(`is are was were has have had offers offer provides provide includes include
+	adds add bundles bundle delivers deliver costs cost charges charge gives give lets let works work supports
+	support makes make remains remain leads lead gets get focuses focus integrates integrate uses use runs
+	run sells sell ships ship wins win beats beat keeps keep feels feel looks look suits suit covers cover
+	stores store learns learn lacks lack can could will would may might should does do did also`)
+
+// neutralLeadWords praise nothing in a list's lead-in ("Top options",
+// "Popular options include").
+var neutralLeadWords = wordSet(`top popular main common leading most more major key`)
