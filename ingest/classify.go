@@ -133,8 +133,9 @@ func (e *extraction) classify(m match) classification {
 	}
 	tone := 0
 	if l.kind != lineRow && l.kind != lineHeader {
-		tone = e.tone(v, k)
-		if tone == 0 && e.optionLine(ui, k) {
+		lead := e.optionLine(ui, k)
+		tone = e.tone(v, k, lead)
+		if tone == 0 && lead {
 			tone = e.leadInTone(l)
 		}
 		if tone == 0 && out.typ == sightline.MentionRecommendation {
@@ -220,8 +221,9 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 		}
 		return false
 	}
+	lead := e.optionLine(e.unitOfView(v), k)
 	for i := range toks {
-		if recommendationCue(toks, i) && applies(i) {
+		if recommendationCue(toks, i) && (applies(i) || lead && !v.clauseHasBrandOtherThan(v.clause[i], -1, k)) {
 			return true
 		}
 	}
@@ -339,8 +341,8 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				return true
 			}
 		case "than":
-			if j := i + 1; others && (v.brandAt[j] >= 0 || word(toks, j) == "the" && j+1 < len(toks) && v.brandAt[j+1] >= 0) {
-				if v.clause[i] == c || v.brandAt[j] == brand || j+1 < len(toks) && v.brandAt[j+1] == brand {
+			if j := i + 1; others && j < len(toks) && (v.brandAt[j] >= 0 || word(toks, j) == "the" && j+1 < len(toks) && v.brandAt[j+1] >= 0) {
+				if v.clause[i] == c || v.brandAt[j] == brand || j+1 < len(toks) && v.brandAt[j+1] == brand || v.firstBrand() == k {
 					return true
 				}
 			}
@@ -366,6 +368,16 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 		}
 	}
 	return false
+}
+
+// firstBrand is the token of the sentence's first brand, -1 when none.
+func (v *sentenceView) firstBrand() int {
+	for i, b := range v.brandAt {
+		if b >= 0 {
+			return i
+		}
+	}
+	return -1
 }
 
 func abs(x int) int {
@@ -492,7 +504,7 @@ func (v *sentenceView) enumerationAround(k int) bool {
 
 // tone is the stance toward the brand at k: its clauses, the clause after
 // "but" deciding, clauses after "though" left out.
-func (e *extraction) tone(v *sentenceView, k int) int {
+func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 	toks := v.toks
 	c := v.clause[k]
 	last := c
@@ -501,7 +513,7 @@ func (e *extraction) tone(v *sentenceView, k int) int {
 	}
 	// Clauses before the brand's with no brand of their own ("Powerful, but …").
 	first := c
-	for first > 0 && !v.clauseHasBrand(first-1) && v.kind[first] != 'w' {
+	for lead && first > 0 && !v.clauseHasBrand(first-1) && v.kind[first] != 'w' {
 		first--
 	}
 	main, but := 0, 0
@@ -592,6 +604,10 @@ func polarity(toks []token, i int) int {
 		if prev == "highly" || prev == "well" || prev == "top" {
 			p = 1
 		}
+	case "little":
+		if prev != "a" {
+			p = -1
+		}
 	case "marks":
 		if prev == "high" {
 			p = 1
@@ -678,4 +694,14 @@ func conditional(toks []token) bool {
 		}
 	}
 	return false
+}
+
+// unitOfView returns the sentence a view was built for.
+func (e *extraction) unitOfView(v *sentenceView) int {
+	for ui, x := range e.views {
+		if x == v {
+			return ui
+		}
+	}
+	return -1
 }

@@ -72,6 +72,7 @@ type pattern struct {
 	domain bool
 	brand  int
 	common bool // made of ordinary words: its use must show the brand
+	upper  bool // written with a capital: an all-lower-case use is the word
 }
 
 type match struct {
@@ -129,7 +130,7 @@ func (m *matcher) addPattern(name string, brand int, domain bool) {
 	rs := []rune(name)
 	p := pattern{folded: foldRunes(rs), domain: domain, brand: brand}
 	if !domain {
-		p.common = isOrdinaryName(rs)
+		p.common, p.upper = isOrdinaryName(rs), hasUpper(rs)
 	}
 	key := string(p.folded)
 	if domain {

@@ -11,13 +11,15 @@ package ingest
 // brand ("Close is", "Gap and Old Navy", "Square for Restaurants").
 func (e *extraction) ordinaryUse(m match) bool {
 	p := e.m.patterns[m.pattern]
-	if !p.common || m.chip {
+	if p.domain || m.chip {
 		return false
 	}
 	d := e.d
-	written := d.text[m.start:m.end]
-	if !hasUpper(written) {
-		return true
+	if written := d.text[m.start:m.end]; !hasUpper(written) && p.upper {
+		return true // "a loan shark", "the target audience"
+	}
+	if !p.common {
+		return false
 	}
 	ui := d.unitAt(m.start)
 	if ui < 0 {
@@ -45,10 +47,30 @@ func (e *extraction) ordinaryUse(m match) bool {
 		rs := d.text[nt.start:nt.end]
 		switch {
 		case nt.punct:
-		case capitalised(rs) && !isCommonWord(nt.w) && !productWords[nt.w] && !hasDigit(rs) && !acronyms[string(rs)]:
+		case hasDigit(rs) || modelFollows(d.text, toks[last+1:]):
+			// "Things 3", "Brooks Adrenaline GTS 24": a product of the brand.
+		case capitalised(rs) && !isCommonWord(nt.w) && !productWords[nt.w] && !acronyms[string(rs)]:
 			return true // "Square Enix": part of a longer name
 		case weak && !capitalised(rs) && isCommonWord(nt.w) && !functionWords[nt.w] && !predicateVerbs[nt.w]:
 			return true // "Target audience", "On balance"
+		}
+	}
+	return false
+}
+
+// modelFollows reports whether a model number ends the capitalised words
+// at the start of toks ("Adrenaline GTS 24").
+func modelFollows(text []rune, toks []token) bool {
+	for i, t := range toks {
+		if i >= 4 || t.punct {
+			return false
+		}
+		rs := text[t.start:t.end]
+		if hasDigit(rs) {
+			return true
+		}
+		if !capitalised(rs) {
+			return false
 		}
 	}
 	return false

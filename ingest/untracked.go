@@ -190,12 +190,38 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	if stopOnly(words) {
 		p.rejected = true
 	}
+	// "the Kayano", "the XPS 13": a product; "Post-it® Super Sticky": the
+	// product of the brand right before it; "BPme": a tracked brand's.
+	if word(toks, from-1) == "the" && from-1 != firstWord(toks) {
+		p.rejected = true
+	}
+	if from > 0 {
+		gap := strings.TrimSpace(string(d.text[toks[from-1].end:start]))
+		if (gap == "" || gap == "®" || gap == "™") && (e.trackedEndsAt(toks[from-1].end) || toks[from-1].punct && (toks[from-1].w == "®" || toks[from-1].w == "™") && from > 1 && e.trackedEndsAt(toks[from-2].end)) {
+			p.rejected = true
+		}
+	}
+	f := foldRunes(d.text[start:end])
+	for _, tp := range e.m.patterns {
+		if !tp.domain && len(tp.folded) < len(f) && string(f[:len(tp.folded)]) == string(tp.folded) && isWordRune(f[len(tp.folded)]) {
+			p.rejected = true
+		}
+	}
 	for _, m := range e.tracked {
 		if m.start < end && m.end > start {
 			p.tracked = true
 		}
 	}
 	return p
+}
+
+func (e *extraction) trackedEndsAt(pos int) bool {
+	for _, m := range e.tracked {
+		if m.end == pos {
+			return true
+		}
+	}
+	return false
 }
 
 // stopOnly reports whether a phrase is only stop names, places, months and
@@ -255,8 +281,10 @@ func (e *extraction) optionHeading(ui int, p phrase) bool {
 		return true
 	}
 	switch rest[0].w {
-	case "(", ":", "–", "—", "-", "|", "vs", "versus":
+	case "(", ":", "–", "—", "-", "|":
 		return true
+	case "vs", "versus":
+		return len(rest) > 1 && e.isNameToken(rest[1], true)
 	}
 	return false
 }
@@ -439,6 +467,9 @@ func (e *extraction) subject(ui int, p phrase) bool {
 		return true
 	}
 	next := word(toks, p.to)
+	if !predicateVerbs[next] && !functionWords[next] && next != "" && predicateVerbs[word(toks, p.to+1)] {
+		next = word(toks, p.to+1) // "Avery labels are"
+	}
 	return predicateVerbs[next] && next != "also" || next == "also" && predicateVerbs[word(toks, p.to+1)]
 }
 
@@ -453,6 +484,9 @@ func (e *extraction) companyName(p phrase) string {
 	model := false
 	for n > 1 {
 		rs := text(ts[n-1])
+		if productWords[ts[n-1].w] && n == 2 && isCommonWord(ts[0].w) {
+			break // "Capital One"
+		}
 		if hasDigit(rs) || productWords[ts[n-1].w] || len(rs) <= 4 && strings.ToUpper(string(rs)) == string(rs) && !unicode.IsDigit(rs[0]) && n > 1 {
 			n--
 			model = true
@@ -469,6 +503,8 @@ func (e *extraction) companyName(p phrase) string {
 		head := ts[first-1]
 		second := ts[first]
 		switch {
+		case model && !isCommonWord(head.w) && !nameConnectors[second.w]:
+			ts = ts[:first] // "Honeywell Home T9"
 		case nameConnectors[second.w], corporateWords[second.w]:
 		case foreignCommonNouns[ts[0].w]:
 		case isCommonWord(head.w) && !model && !mixedCase(text(second)):
