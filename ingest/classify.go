@@ -281,7 +281,7 @@ func recommendationCue(toks []token, i int) bool {
 			return false
 		}
 		return true
-	case "pick", "picks", "choice", "bet":
+	case "pick", "picks", "choice", "bet", "default":
 		switch word(toks, i-1) {
 		case "top", "our", "my", "best", "great", "excellent", "solid", "ideal", "smart", "first", "safest", "safe", "strong",
 			"good", "default", "natural", "better", "sensible", "reasonable", "obvious", "low-cost", "budget":
@@ -349,7 +349,11 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			if word(toks, i+1) == "both" && v.clause[i] == c {
 				return true
 			}
-		case "compared", "comparing", "unlike", "alternative", "alternatives", "contrast", "similar", "comparable":
+		case "compare", "comparing", "between":
+			if others && i < k {
+				return true
+			}
+		case "compared", "unlike", "alternative", "alternatives", "contrast", "similar", "comparable":
 			if (v.clause[i] == c || abs(i-k) <= 3) && earlier {
 				return true
 			}
@@ -642,9 +646,6 @@ func (e *extraction) leadInTone(l line) int {
 			continue
 		}
 		score += polarity(toks, i)
-		if recommendationCue(toks, i) && t.w != "best" {
-			score++
-		}
 	}
 	if score == 0 && il.kind == lineItem && il.intro >= 0 {
 		return e.leadInTone(il)

@@ -269,6 +269,14 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 	if l.boldLead && l.kind == lineParagraph && !e.inBold(toks[p.from].start) {
 		return phrase{}, false
 	}
+	// "**Porter's Desk**": a bold name runs on past a possessive.
+	for _, b := range e.d.bold {
+		if b.start == toks[p.from].start {
+			for p.to < len(toks) && toks[p.to-1].poss && toks[p.to].end <= b.end && e.isNameToken(toks[p.to], false) {
+				p.to++
+			}
+		}
+	}
 	return p, true
 }
 
@@ -330,13 +338,19 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 		case "like":
 			prev := word(toks, k-2)
 			return !feelsLike[prev] && !featureNouns[prev]
-		case "including", "include", "includes", "e.g", "vs", "versus", "than", "unlike", "namely":
+		case "including", "include", "includes", "e.g", "vs", "versus", "than", "unlike", "namely", "recommend",
+			"consider", "choose", "compare", "comparing", "between":
 			return !featureNouns[word(toks, k-2)]
+		case "is":
+			switch word(toks, k-2) {
+			case "pick", "choice", "bet", "option", "default":
+				return true
+			}
 		case "as":
 			return word(toks, k-2) == "such" && !featureNouns[word(toks, k-3)]
 		case "to", "with":
 			switch word(toks, k-2) {
-			case "compared", "alternative", "alternatives", "similar", "comparable", "relative":
+			case "go", "starting", "compared", "alternative", "alternatives", "similar", "comparable", "relative":
 				return true
 			}
 		case "from":
@@ -473,13 +487,18 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	return predicateVerbs[next] && next != "also" || next == "also" && predicateVerbs[word(toks, p.to+1)]
 }
 
-// companyName is the brand a phrase names, at company level.
+// companyName is the brand a phrase names, at company level. A product
+// name gives its maker: model numbers and product words go ("Moz Pro",
+// "Gel-Kayano 31"), and the first word stays when the rest names a product
+// ("Zoho CRM", "Bissell SpinWave", "CeraVe Moisturizing Cream") or the first
+// word is written alone elsewhere. Names ending in a company word ("O'Connell
+// Analytics", "Speakeasy Labs"), joined by "&" or "of", or made of ordinary
+// words ("Kicking Horse", "Capital One") stay whole.
 func (e *extraction) companyName(p phrase) string {
 	d := e.d
 	toks := e.tokens(p.unit)
 	ts := toks[p.from:p.to]
 	text := func(t token) []rune { return d.text[t.start:t.end] }
-	// Model tokens and product words at the end go: "Gel-Kayano 31", "Pro".
 	n := len(ts)
 	model := false
 	for n > 1 {
@@ -487,7 +506,7 @@ func (e *extraction) companyName(p phrase) string {
 		if productWords[ts[n-1].w] && n == 2 && isCommonWord(ts[0].w) {
 			break // "Capital One"
 		}
-		if hasDigit(rs) || productWords[ts[n-1].w] || len(rs) <= 4 && strings.ToUpper(string(rs)) == string(rs) && !unicode.IsDigit(rs[0]) && n > 1 {
+		if hasDigit(rs) || productWords[ts[n-1].w] || len(rs) <= 4 && strings.ToUpper(string(rs)) == string(rs) && !unicode.IsDigit(rs[0]) {
 			n--
 			model = true
 			continue
@@ -496,24 +515,47 @@ func (e *extraction) companyName(p phrase) string {
 	}
 	ts = ts[:n]
 	first := 1
-	if len(ts) > 1 && (ts[0].w == "la" || ts[0].w == "le" || ts[0].w == "el" || ts[0].w == "los" || ts[0].w == "the") {
-		first = 2 // "La Roche-Posay Toleriane"
+	if len(ts) > 1 && (ts[0].w == "la" || ts[0].w == "le" || ts[0].w == "el" || ts[0].w == "los") {
+		first = 2 // "La Roche-Posay"
 	}
 	if len(ts) > first {
-		head := ts[first-1]
-		second := ts[first]
+		head, second := ts[first-1], ts[first]
+		rest := ts[first:]
+		restCommon := true
+		for _, t := range rest {
+			if !isCommonWord(t.w) || corporateWords[t.w] {
+				restCommon = false
+			}
+		}
 		switch {
-		case model && !isCommonWord(head.w) && !nameConnectors[second.w]:
+		case model && !isCommonWord(head.w) && !head.poss && !nameConnectors[second.w]:
 			ts = ts[:first] // "Honeywell Home T9"
-		case nameConnectors[second.w], corporateWords[second.w]:
-		case foreignCommonNouns[ts[0].w]:
-		case isCommonWord(head.w) && !model && !mixedCase(text(second)):
-		case isCommonWord(head.w) && model:
-		default:
+		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:
+		case isCommonWord(head.w):
+		case mixedCase(text(second)), productWords[second.w], restCommon:
+			ts = ts[:first]
+		case e.writtenAlone(text(head), second.w):
 			ts = ts[:first]
 		}
 	}
 	return string(d.text[ts[0].start:ts[len(ts)-1].end])
+}
+
+// writtenAlone reports whether a word is written as a name elsewhere in the
+// answer without the word that follows it here ("Zoho" or "Zoho Desk"
+// beside "Zoho CRM").
+func (e *extraction) writtenAlone(w []rune, next string) bool {
+	text := e.d.text
+	for i := 0; i+len(w) <= len(text); i++ {
+		if string(text[i:i+len(w)]) != string(w) || i > 0 && isWordRune(text[i-1]) || i+len(w) < len(text) && isWordRune(text[i+len(w)]) {
+			continue
+		}
+		toks := tokenize(text, i+len(w), min(len(text), i+len(w)+30))
+		if len(toks) == 0 || toks[0].w != next {
+			return true
+		}
+	}
+	return false
 }
 
 // isTrackedName reports whether a recognised name is or holds a configured
@@ -548,4 +590,5 @@ var leadingFunctionWords = wordSet(`the a an like unlike including include inclu
 	consider pick both either neither if while although though when whereas and or but also even only just compared
 	versus vs between from to in on at by of as via per than about then so because since our my your their its his
 	her this that these those some many most all any each every other another such what which who why how where here
-	there get go see check visit explore opt prefer prefers meanwhile plus top best avoid skip`)
+	there get go see check visit explore opt prefer prefers meanwhile plus top best avoid skip comparing compared
+	according using`)

@@ -15,6 +15,7 @@ func wordSet(s string) map[string]bool {
 }
 
 var commonWords = wordSet(`
+	moisturize cream serum lotion docs database
 	viral kick pure brook framework sleek cozy snappy plush handy mesh trail tee tees
 	a about above across after again against all almost along already also although always am among an and
 	another any anyone anything anywhere are around as at away back be because been before being below
@@ -210,7 +211,7 @@ var acronyms = wordSet(`AI API CRM ERP SEO SEM SaaS PaaS IaaS B2B B2C D2C DTC SM
 	GmbH DIY APIs FAQs KPIs CRMs LLMs SMBs SMEs`)
 
 var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well-reviewed well-liked
-	best-selling crowd-pleaser benchmark kid-friendly versatile bouncier softer lighter quieter nicer
+	best-selling crowd-pleaser kid-friendly versatile bouncier softer lighter quieter nicer
 	buenas buenos mejores recomendadas recomendados gute beste zuverlässigsten zuverlässig
 	meilleurs meilleures recommandent idéale apaisante douce capable dominate dominates honest
 	beautifully gorgeous easiest fastest lowest largest strongest smoothest great excellent best top leading powerful intuitive easy easiest user-friendly reliable
@@ -284,12 +285,13 @@ var personRoles = wordSet(`mr mrs ms dr prof professor ceo founder cofounder co-
 var corporateWords = wordSet(`labs lab inc co corp corporation company group bank running athletics
 	technologies technology systems software health foods motors brands studios studio media partners
 	insurance energy airlines apparel outdoors footwear kitchen home hub works industries international
-	holdings financial mobile wireless games entertainment pharmaceuticals cosmetics beauty`)
+	holdings financial mobile wireless games entertainment pharmaceuticals cosmetics beauty analytics cloud
+	hq software supply`)
 
 // productWords are the model and line words of product names ("Pro",
 // "Max", "CRM"): a name followed by them names a product of that company.
 var productWords = wordSet(`pro max plus ultra mini air lite one go classic original premium essentials
-	edition series gen se neo prime elite sport standard deluxe crm desk books notes music drive cloud
+	edition series gen se neo prime elite sport standard deluxe crm books notes music drive
 	suite studio app apps tv phone pay watch buds pods fit`)
 
 // featureNouns head the lists of features, not of brands ("extras like

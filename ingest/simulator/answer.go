@@ -678,9 +678,13 @@ func (w *writer) truth() []TruthMention {
 	out := make([]TruthMention, len(order))
 	for pos, i := range order {
 		c, cls := w.cast[i], w.cls[i]
+		tone := toneOf[cls.tone]
+		if cls.typ == sightline.MentionRecommendation && tone == sightline.ToneNeutral {
+			tone = sightline.TonePositive // a recommendation is positive unless it says otherwise
+		}
 		out[pos] = TruthMention{
 			BrandName: c.written, Relation: c.relation, CompetitorID: c.competitorID, Position: pos + 1,
-			Type: cls.typ, Tone: toneOf[cls.tone], Qualifier: qualifierOf[cls.qual],
+			Type: cls.typ, Tone: tone, Qualifier: qualifierOf[cls.qual],
 		}
 	}
 	return out

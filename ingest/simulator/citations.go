@@ -101,13 +101,20 @@ func citations(r *rand.Rand, e sightline.Engine, m *market, p profile, day int64
 		switch u := r.Float64(); {
 		case e == sightline.EngineChatGPT && u < 0.7:
 			link = withQuery(link, "utm_source=openai")
+		case e == sightline.EngineChatGPT && u < 0.78 && pg.ref == nil:
+			// Shopping answers link through affiliate networks.
+			link = affiliateRedirect(r, link)
+			t.Domain, t.Unresolved, t.Relation, t.CompetitorID = "click.linksynergy.com", true, sightline.RelationNone, nil
 		case e == sightline.EngineGoogleAIOverview || e == sightline.EngineGoogleAIMode:
 			switch {
 			case u < 0.35:
 				link = "https://" + vertexRedirect + "/grounding-api-redirect/AUZIYQ" + opaque(r, 120+r.IntN(80))
 				t.Domain, t.Unresolved, t.Relation, t.CompetitorID = vertexRedirect, true, sightline.RelationNone, nil
 			case u < 0.5:
+				// Spec 4.4: a redirector stays unresolved and keeps its own
+				// domain, even though this one carries its destination.
 				link = googleRedirect(r, link)
+				t.Domain, t.Unresolved, t.Relation, t.CompetitorID = "google.com", true, sightline.RelationNone, nil
 			case u < 0.65 && e == sightline.EngineGoogleAIOverview:
 				link += "#:~:text=" + url.PathEscape(m.topic)
 			}
@@ -194,6 +201,11 @@ func thirdPartyPage(r *rand.Rand, tp page, topic string) page {
 // destination in q=.
 func googleRedirect(r *rand.Rand, link string) string {
 	return "https://www.google.com/url?q=" + url.QueryEscape(link) + "&sa=U&ved=2ahUKEwi" + opaque(r, 22) + "&usg=AOvVaw" + opaque(r, 22)
+}
+
+// affiliateRedirect wraps a link in an affiliate network's click tracker.
+func affiliateRedirect(r *rand.Rand, link string) string {
+	return "https://click.linksynergy.com/deeplink?id=" + opaque(r, 11) + "&mid=" + digits(r, 5) + "&murl=" + url.QueryEscape(link)
 }
 
 func withQuery(link, q string) string {

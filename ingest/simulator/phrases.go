@@ -40,8 +40,8 @@ var facts = []string{
 }
 
 var intros = []string{
-	"Here are some of the strongest options for {topic}, based on features, pricing and user reviews.",
-	"There are several good choices for {topic}, and the right one depends on your budget and priorities.",
+	"Here are some of the options for {topic}, based on features, pricing and user reviews.",
+	"There are several choices for {topic}, and the right one depends on your budget and priorities.",
 	"When it comes to {topic}, a handful of providers come up again and again.",
 	"Choosing the right option for {topic} depends on what you value most.",
 }
