@@ -74,15 +74,26 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.S
 // "【4†source】" markers, with the space before them.
 var citationMarkers = regexp.MustCompile(`\s?(\[\^?\d{1,3}\])+(\s?(\[\^?\d{1,3}\])+)*|\s?【[^】\n]{0,40}】`)
 
+// stripMarkers drops citation markers, but not the label of a link
+// ("[2](https://…)", which the parse drops as a marker link).
+func stripMarkers(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, m := range citationMarkers.FindAllStringIndex(s, -1) {
+		if m[1] < len(s) && s[m[1]] == '(' {
+			continue
+		}
+		b.WriteString(s[last:m[0]])
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
 // parseAnswer reads a Markdown answer into a doc.
 func parseAnswer(s string) *doc {
 	s = norm.NFC.String(s)
-	s = citationMarkers.ReplaceAllStringFunc(s, func(m string) string {
-		if strings.HasSuffix(m, "]") || strings.HasSuffix(m, "】") {
-			return ""
-		}
-		return m
-	})
+	s = stripMarkers(s)
 	src := []byte(s)
 	b := &builder{d: &doc{text: make([]rune, 0, len(s))}, src: src, cur: -1}
 	b.blocks(markdown.Parser().Parse(text.NewReader(src)), lineParagraph, -1, -1)
@@ -242,7 +253,11 @@ func (b *builder) table(t *east.Table) {
 }
 
 func (b *builder) write(s string) {
-	for _, r := range s {
+	rs := []rune(s)
+	for i, r := range rs {
+		if r == '\\' && i+1 < len(rs) && rs[i+1] < 128 && strings.ContainsRune("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", rs[i+1]) {
+			continue // a backslash escape
+		}
 		if r == '\n' || r == '\t' {
 			r = ' '
 		}

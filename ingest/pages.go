@@ -28,7 +28,7 @@ func ExtractSearch(b Brands, p SearchPage) []RankMatch {
 	t, _ := newBrandTable(b)
 	var out []RankMatch
 	for _, r := range p.Results {
-		res := ResolveURL(r.URL)
+		res := followRedirects(r.URL)
 		if res.Unresolved {
 			continue
 		}
@@ -51,7 +51,7 @@ func ExtractShopping(b Brands, p ShoppingPage) []RankMatch {
 	t, m := newBrandTable(b)
 	var out []RankMatch
 	for _, o := range p.Offers {
-		res := ResolveURL(o.URL)
+		res := followRedirects(o.URL)
 		owner := -1
 		if !res.Unresolved {
 			owner = t.owner(res.Domain)

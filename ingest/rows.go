@@ -31,7 +31,7 @@ func PassRows(p olap.Pass, c Capture, b Brands) olap.PassRows {
 	case c.Search != nil:
 		owners := byRank(ExtractSearch(b, *c.Search))
 		for _, r := range c.Search.Results {
-			res := ResolveURL(r.URL)
+			res := followRedirects(r.URL)
 			row := olap.SearchResult{
 				Rank: r.Rank, URL: r.URL, Domain: res.Domain, Title: r.Title, Snippet: r.Snippet,
 				Rating: r.Rating, RatingVotes: r.RatingVotes, Unresolved: res.Unresolved, Relation: sightline.RelationNone,
@@ -44,7 +44,7 @@ func PassRows(p olap.Pass, c Capture, b Brands) olap.PassRows {
 	case c.Shopping != nil:
 		owners := byRank(ExtractShopping(b, *c.Shopping))
 		for _, o := range c.Shopping.Offers {
-			res := ResolveURL(o.URL)
+			res := followRedirects(o.URL)
 			row := olap.ShoppingOffer{
 				Rank: o.Rank, Title: o.Title, Price: o.Price, Currency: o.Currency, ProductID: o.ProductID,
 				Merchant: o.Merchant, Domain: res.Domain, URL: o.URL, Relation: sightline.RelationNone,

@@ -44,6 +44,35 @@ func TestExtractNormalizeDomain(t *testing.T) {
 
 func TestExtractResolveURL(t *testing.T) {
 	t.Parallel()
+	// Answer citations: a redirector is unresolved and keeps its domain
+	// (spec 4.4), even when it carries its destination.
+	for in, domain := range map[string]string{
+		"https://www.google.com/url?q=https://www.acme.com/a&sa=U":                      "google.com",
+		"https://www.google.co.uk/url?q=https://acme.co.uk/":                            "google.co.uk",
+		"https://vertexaisearch.cloud.google.com/grounding-api-redirect/AUZIYQFx9k":     "vertexaisearch.cloud.google.com",
+		"https://www.bing.com/ck/a?!&&p=abc&u=a1aHR0cHM6Ly93d3cuYWNtZS5jb20vYQ&ntb=1":   "bing.com",
+		"https://click.linksynergy.com/deeplink?id=x&mid=1&murl=https%3A%2F%2Facme.com": "click.linksynergy.com",
+		"https://www.awin1.com/cread.php?awinmid=1&ued=https%3A%2F%2Facme.com":          "awin1.com",
+		"https://go.skimresources.com/?id=1X&url=https%3A%2F%2Facme.com":                "go.skimresources.com",
+		"https://t.co/abc": "t.co",
+		"https://acme.sjv.io/c/1/2/3?u=https%3A%2F%2Facme.com": "acme.sjv.io",
+	} {
+		if got := ResolveURL(in); !got.Unresolved || got.Domain != domain || got.URL != in {
+			t.Errorf("ResolveURL(%q) = %+v, want unresolved on %s", in, got, domain)
+		}
+	}
+	for _, in := range []string{"https://www.acme.com/pricing?utm_source=openai", "https://www.amazon.com/dp/B08X?tag=x-20",
+		"https://www.google.com/search?q=acme"} {
+		if got := ResolveURL(in); got.Unresolved {
+			t.Errorf("ResolveURL(%q) = %+v, want resolved", in, got)
+		}
+	}
+}
+
+// TestExtractFollowRedirects: ranked search and shopping URLs are followed
+// to the destination a redirector carries.
+func TestExtractFollowRedirects(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in         string
 		url        string // "" means as given
@@ -74,13 +103,13 @@ func TestExtractResolveURL(t *testing.T) {
 		{"not a url", "", "", false},
 	}
 	for _, tc := range cases {
-		got := ResolveURL(tc.in)
+		got := followRedirects(tc.in)
 		want := tc.url
 		if want == "" {
 			want = tc.in
 		}
 		if got.URL != want || got.Domain != tc.domain || got.Unresolved != tc.unresolved {
-			t.Errorf("ResolveURL(%q) = %+v; want {%s %s %v}", tc.in, got, want, tc.domain, tc.unresolved)
+			t.Errorf("followRedirects(%q) = %+v; want {%s %s %v}", tc.in, got, want, tc.domain, tc.unresolved)
 		}
 	}
 }
@@ -113,7 +142,7 @@ func TestExtractCitations(t *testing.T) {
 		{"https://support.zendesk.com/hc", "support.zendesk.com", false, sightline.RelationTrackedCompetitor, extractZendeskID.String()},
 		{"https://docs.cloud.acme.com/start", "docs.cloud.acme.com", false, sightline.RelationTrackedCompetitor, extractAcmeCloudID.String()},
 		{"https://vertexaisearch.cloud.google.com/grounding-api-redirect/AbC", "vertexaisearch.cloud.google.com", true, sightline.RelationNone, ""},
-		{"https://www.hubspot.com/crm", "hubspot.com", false, sightline.RelationTrackedCompetitor, extractHubSpotID.String()},
+		{"https://www.google.com/url?q=https://www.hubspot.com/crm&sa=U", "google.com", true, sightline.RelationNone, ""},
 		{"HTTPS://WWW.ACME.COM:443/", "acme.com", false, sightline.RelationOwn, ""},
 		{"::not a url::", "", false, sightline.RelationNone, ""},
 	}
