@@ -108,10 +108,28 @@ func (v *sentenceView) enumerationComma(i int) bool {
 		}
 	}
 	j := i + 1
+	joined := false
 	if w := word(v.toks, j); w == "and" || w == "or" {
 		j++
+		joined = true
 	}
-	return before && j < len(v.toks) && v.brandAt[j] >= 0
+	if !before || j >= len(v.toks) || v.brandAt[j] < 0 {
+		return false
+	}
+	if joined {
+		return true // "A, and B"
+	}
+	// "A, B and C", "A, B, C": the enumeration goes on after B.
+	for k := j + 1; k < len(v.toks) && k-j <= 5; k++ {
+		switch v.toks[k].w {
+		case ",", "and", "or", "&":
+			return true
+		}
+		if v.toks[k].punct {
+			return false
+		}
+	}
+	return false
 }
 
 // classify decides a brand's type, tone and qualifier from its first match.
@@ -269,7 +287,7 @@ func recommendationCue(toks []token, i int) bool {
 	case w == "":
 		return false
 	case strings.HasPrefix(w, "recommend"), strings.HasPrefix(w, "suggest"):
-		return !negated(toks, i) && word(toks, i+1) != "against"
+		return !negated(toks, i) && word(toks, i+1) != "against" && word(toks, i+1) != "that"
 	}
 	switch w {
 	case "best":
@@ -292,6 +310,11 @@ func recommendationCue(toks []token, i int) bool {
 		}
 	case "fit":
 		return word(toks, i-1) == "natural" || word(toks, i-1) == "perfect"
+	case "option", "options":
+		switch word(toks, i-1) {
+		case "best", "strongest", "safest", "ideal", "obvious":
+			return word(toks, i-2) == "the" && !negated(toks, i-2)
+		}
 	case "worth":
 		switch word(toks, i+1) {
 		case "considering", "trying", "a", "checking", "it", "exploring", "evaluating", "buying":
@@ -506,24 +529,46 @@ func (v *sentenceView) enumerationAround(k int) bool {
 	return false
 }
 
-// tone is the stance toward the brand at k: its clauses, the clause after
-// "but" deciding, clauses after "though" left out.
+// tone is the stance toward the brand at k: the clauses that name it and
+// the clauses after them up to one naming another brand; the clause after
+// "but" decides, clauses after "though" are left out. A list item's lead
+// brand also owns the clauses before it ("Powerful, but …").
 func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 	toks := v.toks
+	brand := v.brandAt[k]
+	owner := make([]int, len(v.kind)) // brand a clause is about, -1 none, -2 several
+	for ci := range owner {
+		owner[ci] = -1
+	}
+	for i, b := range v.brandAt {
+		if b < 0 {
+			continue
+		}
+		switch c := v.clause[i]; owner[c] {
+		case -1, b:
+			owner[c] = b
+		default:
+			owner[c] = -2
+		}
+	}
+	mine := make([]bool, len(v.kind))
+	cur := -1
+	for ci := range owner {
+		if owner[ci] != -1 {
+			cur = owner[ci]
+		}
+		mine[ci] = cur == brand || owner[ci] == -2 && ci == v.clause[k]
+	}
+	if lead {
+		for ci := 0; ci < len(owner) && owner[ci] == -1; ci++ {
+			mine[ci] = true
+		}
+	}
 	c := v.clause[k]
-	last := c
-	for last+1 < len(v.kind) && !v.clauseHasBrand(last+1) && v.kind[last+1] != 'w' {
-		last++
-	}
-	// Clauses before the brand's with no brand of their own ("Powerful, but …").
-	first := c
-	for lead && first > 0 && !v.clauseHasBrand(first-1) && v.kind[first] != 'w' {
-		first--
-	}
 	main, but := 0, 0
 	for i := range toks {
 		ci := v.clause[i]
-		if ci < first || ci > last {
+		if !mine[ci] {
 			continue
 		}
 		p := polarity(toks, i)
@@ -534,19 +579,17 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 			p = -p
 		}
 		switch {
-		case v.kind[ci] == 'b' && ci > c || v.kind[ci] == 'b' && ci == c && c > first:
+		case v.kind[ci] == 'b' && (ci > c || ci == c && ci > 0 && mine[ci-1]):
 			but += p
 		case v.kind[ci] == 't' && ci != c:
 		default:
 			main += p
 		}
 	}
-	switch {
-	case but != 0:
+	if but != 0 {
 		return sign(but)
-	default:
-		return sign(main)
 	}
+	return sign(main)
 }
 
 // afterThan reports whether the brand at k stands after "than" following
@@ -588,8 +631,12 @@ func polarity(toks []token, i int) int {
 	}
 	prev := word(toks, i-1)
 	switch w {
-	case "short":
-		if prev == "falls" || prev == "fall" {
+	case "short", "behind":
+		if prev == "falls" || prev == "fall" || prev == "fell" || prev == "lags" {
+			p = -1
+		}
+	case "fees", "costs", "charges":
+		if prev == "hidden" || prev == "extra" || prev == "high" {
 			p = -1
 		}
 	case "out":
@@ -621,11 +668,18 @@ func polarity(toks []token, i int) int {
 			p = -1
 		}
 	}
+	// "Top options", "Popular options include": no praise of an option.
+	if neutralLeadWords[w] && optionNouns[word(toks, i+1)] {
+		p = 0
+	}
 	if p != 0 && negated(toks, i) {
 		p = -p
 	}
 	return p
 }
+
+var optionNouns = wordSet(`option options choice choices pick picks contender contenders provider providers tool tools
+	brand brands alternative alternatives platform platforms app apps service services product products`)
 
 // leadInTone is the stance an option line takes from its lead-in or
 // heading: endorsing ("Good low-cost picks", "worth a look"), critical

@@ -95,7 +95,7 @@ func parseAnswer(s string) *doc {
 	s = norm.NFC.String(s)
 	s = stripMarkers(s)
 	src := []byte(s)
-	b := &builder{d: &doc{text: make([]rune, 0, len(s))}, src: src, cur: -1}
+	b := &builder{d: &doc{text: make([]rune, 0, len(s))}, src: src, cur: -1, heading: -1}
 	b.blocks(markdown.Parser().Parse(text.NewReader(src)), lineParagraph, -1, -1)
 	b.endLine()
 	for li := range b.d.lines {

@@ -118,6 +118,12 @@ func (e *extraction) isNameToken(t token, first bool) bool {
 	return !first && (unicode.IsDigit(rs[0]) || hasDigit(rs))
 }
 
+// possessiveNameNouns end names built on a possessive ("Carter's Workshop",
+// "Miller's Supply"); other words after a possessive are its product
+// ("Apple's AirPods").
+var possessiveNameNouns = wordSet(`workshop supply toolkit desk bench ledger kitchen garden bakery crate co
+	company store shop market place`)
+
 var nameConnectors = wordSet(`of de del la le du des van von der da di & + y et und`)
 
 // phrases returns the candidate phrases of sentence ui.
@@ -133,7 +139,7 @@ func (e *extraction) phrases(ui int) []phrase {
 			continue
 		}
 		j := k + 1
-		for j < len(toks) && j-k < 7 && !toks[j-1].poss {
+		for j < len(toks) && j-k < 7 && (!toks[j-1].poss || possessiveNameNouns[toks[j].w] && e.isNameToken(toks[j], false)) {
 			gap := e.d.text[toks[j-1].end:toks[j].start]
 			if string(gap) == " " && e.isNameToken(toks[j], false) {
 				j++
@@ -505,6 +511,9 @@ func (e *extraction) companyName(p phrase) string {
 		rs := text(ts[n-1])
 		if productWords[ts[n-1].w] && n == 2 && isCommonWord(ts[0].w) {
 			break // "Capital One"
+		}
+		if corporateWords[ts[n-1].w] {
+			break // "O'Neill HQ"
 		}
 		if hasDigit(rs) || productWords[ts[n-1].w] || len(rs) <= 4 && strings.ToUpper(string(rs)) == string(rs) && !unicode.IsDigit(rs[0]) {
 			n--

@@ -233,7 +233,7 @@ var negativeWords = wordSet(`breach breached stolen flagged warning warnings sag
 	criticized criticised cumbersome restrictive inferior mediocre underwhelming avoid fails failed fail failing
 	broken glitchy bloated overkill lags lag laggy unintuitive clumsy rigid unstable insecure unresponsive
 	pricier costlier harder awkward annoying subpar sluggish inconsistent unhelpful tedious overwhelming messy
-	risky controversial concern concerns lacks lack struggles struggle problematic`)
+	risky controversial concern concerns lacks lack struggles struggle problematic struggled struggling`)
 
 var abbreviations = wordSet(`e.g i.e vs v mr mrs ms dr prof sr jr st inc ltd co corp no nos approx fig ca cf al
 	u.s u.k e.u a.m p.m dept est ft mt vol pp jan feb mar apr jun jul aug sep sept oct nov dec`)
@@ -286,13 +286,13 @@ var corporateWords = wordSet(`labs lab inc co corp corporation company group ban
 	technologies technology systems software health foods motors brands studios studio media partners
 	insurance energy airlines apparel outdoors footwear kitchen home hub works industries international
 	holdings financial mobile wireless games entertainment pharmaceuticals cosmetics beauty analytics cloud
-	hq software supply`)
+	hq software supply workshop toolkit bench ledger`)
 
 // productWords are the model and line words of product names ("Pro",
 // "Max", "CRM"): a name followed by them names a product of that company.
 var productWords = wordSet(`pro max plus ultra mini air lite one go classic original premium essentials
 	edition series gen se neo prime elite sport standard deluxe crm books notes music drive
-	suite studio app apps tv phone pay watch buds pods fit`)
+	suite app apps tv phone pay watch buds pods fit`)
 
 // featureNouns head the lists of features, not of brands ("extras like
 // Watchtower", "features such as Smart Compose").
