@@ -376,9 +376,15 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			if others && i < k {
 				return true
 			}
+			if others && i == firstWord(toks) {
+				return true // "Comparing A and B, A …"
+			}
 		case "compared", "unlike", "alternative", "alternatives", "contrast", "similar", "comparable":
 			if (v.clause[i] == c || abs(i-k) <= 3) && earlier {
 				return true
+			}
+			if others && i == firstWord(toks) && (t.w == "compared" || t.w == "unlike") {
+				return true // "Compared with A, B …": both
 			}
 		}
 	}
@@ -447,7 +453,10 @@ func predicateComparative(toks []token, i int) bool {
 		j--
 	}
 	if j < 0 || toks[j].punct {
-		return true
+		// At the start of a line or clause: "Far cheaper, but …", "Easier
+		// for beginners", not "Smaller players such as …".
+		next := word(toks, i+1)
+		return i+1 >= len(toks) || toks[i+1].punct || functionWords[next] || next == "than"
 	}
 	return comparativeLeads[toks[j].w]
 }
@@ -490,12 +499,13 @@ func (e *extraction) exampleCue(toks []token, k int) bool {
 // more.
 func (e *extraction) enumerated(v *sentenceView, k int) bool {
 	toks := v.toks
-	n := 0
+	distinct := map[int]bool{}
 	for _, b := range v.brandAt {
 		if b >= 0 {
-			n++
+			distinct[b] = true
 		}
 	}
+	n := len(distinct)
 	for i := k - 1; i >= 0 && k-i <= 14; i-- {
 		switch word(toks, i) {
 		case "include", "includes", "are", "namely":
@@ -510,20 +520,9 @@ func (e *extraction) enumerated(v *sentenceView, k int) bool {
 
 // enumerationAround reports whether the brand at k sits in "A, B and C".
 func (v *sentenceView) enumerationAround(k int) bool {
-	for i := k + 1; i < len(v.toks) && i-k <= 6; i++ {
-		if v.toks[i].w == "," || v.toks[i].w == "and" || v.toks[i].w == "or" {
-			if i+1 < len(v.toks) && (v.brandAt[i+1] >= 0 || word(v.toks, i+1) == "and" && i+2 < len(v.toks) && v.brandAt[i+2] >= 0) {
-				return true
-			}
-		}
-	}
-	for i := k - 1; i >= 0 && k-i <= 6; i-- {
-		if v.toks[i].w == "," || v.toks[i].w == "and" {
-			for j := i - 1; j >= 0 && i-j <= 5; j-- {
-				if v.brandAt[j] >= 0 {
-					return true
-				}
-			}
+	for i := max(0, k-8); i < len(v.toks) && i <= k+8; i++ {
+		if v.toks[i].w == "," && v.enumerationComma(i) {
+			return true
 		}
 	}
 	return false
@@ -566,9 +565,14 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 	}
 	c := v.clause[k]
 	main, but := 0, 0
+	cond := -1 // clause of a running "if" clause: the reader's need, not the brand
 	for i := range toks {
 		ci := v.clause[i]
-		if !mine[ci] {
+		switch toks[i].w {
+		case "if", "unless", "when", "whenever":
+			cond = ci
+		}
+		if !mine[ci] || ci == cond {
 			continue
 		}
 		p := polarity(toks, i)

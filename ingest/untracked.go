@@ -141,6 +141,9 @@ func (e *extraction) phrases(ui int) []phrase {
 		j := k + 1
 		for j < len(toks) && j-k < 7 && (!toks[j-1].poss || possessiveNameNouns[toks[j].w] && e.isNameToken(toks[j], false)) {
 			gap := e.d.text[toks[j-1].end:toks[j].start]
+			if toks[j-1].poss {
+				gap = []rune(strings.TrimLeft(string(gap), "'’s"))
+			}
 			if string(gap) == " " && e.isNameToken(toks[j], false) {
 				j++
 				continue

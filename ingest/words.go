@@ -222,7 +222,7 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	budget-friendly cost-effective cheap generous fantastic amazing exceptional remarkable stellar terrific
 	wonderful best-in-class industry-leading market-leading renowned reputable dependable accessible responsive
 	helpful friendly convenient elegant clean beloved favored favoured advantage advantages benefit benefits
-	strength strengths easier well-designed well-suited modern secure lightweight sleek`)
+	strength strengths easier well-designed well-suited modern secure lightweight sleek best-reviewed best-rated top-reviewed`)
 
 var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
 	complaints hikes hike upselling outages outage caps heavy louder icier firmer pricier noisy noisier
@@ -286,7 +286,7 @@ var corporateWords = wordSet(`labs lab inc co corp corporation company group ban
 	technologies technology systems software health foods motors brands studios studio media partners
 	insurance energy airlines apparel outdoors footwear kitchen home hub works industries international
 	holdings financial mobile wireless games entertainment pharmaceuticals cosmetics beauty analytics cloud
-	hq software supply workshop toolkit bench ledger`)
+	hq software supply workshop toolkit bench ledger digital`)
 
 // productWords are the model and line words of product names ("Pro",
 // "Max", "CRM"): a name followed by them names a product of that company.

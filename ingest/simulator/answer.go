@@ -299,10 +299,7 @@ func (w *writer) aiMode() {
 	}
 	w.heading(aiModeHeadings[2])
 	for range 1 + w.r.IntN(3) {
-		w.lineStart()
-		w.sb.WriteString("- ")
 		w.advice()
-		w.sb.WriteByte('\n')
 	}
 	w.paragraph()
 	w.rest()

@@ -21,8 +21,8 @@ var needs = []string{
 }
 
 var feats = []string{
-	"reporting", "customer support", "integrations", "automation features", "flexible pricing",
-	"streamlined onboarding", "mobile apps", "security controls", "ease of use", "interface design",
+	"reporting", "customer support", "integrations", "automation features", "usage-based pricing",
+	"guided onboarding", "mobile apps", "security controls", "keyboard shortcuts", "interface design",
 }
 
 var weaks = []string{
@@ -105,7 +105,7 @@ var recommendations = [3][2][]string{
 		{
 			"If you need {need}, {b0} is worth a look.",
 			"Consider {b0} if you need {need}.",
-			"If you need {need}, then {b0} is a reasonable option.",
+			"If you need {need}, then {b0} is a reasonable pick.",
 		},
 	},
 }
@@ -130,7 +130,7 @@ var listItems = [3][2][]string{
 	},
 	{
 		{"offers {feat} and {feat}.", "a general-purpose option with {feat}.", "covers the core features at a mid-range price.", "a long-standing option in this space."},
-		{"worth considering if you need {need}.", "suitable if you need {need}."},
+		{"an option to compare if you need {need}.", "suitable if you need {need}."},
 	},
 	{
 		{"has been criticised for {weak}.", "capable, but users complain about {weak}.", "often criticised for {weak}."},
@@ -161,8 +161,8 @@ var examples = [3][2][]string{
 		{"If you need {need}, well-liked options such as {list} do it well."},
 	},
 	{
-		{"There are also tools such as {list}.", "Other providers, for example {list}, cover similar ground.", "Smaller players such as {list} also exist."},
-		{"If you need {need}, tools such as {olist} may fit better."},
+		{"There are also tools such as {list}.", "Other providers, for example {list}, cover the basics.", "Smaller players such as {list} also exist."},
+		{"If you need {need}, tools such as {olist} are also available."},
 	},
 	{
 		{"Some tools, for example {list}, have been criticised for {weak}.", "Cheaper tools such as {list} often draw complaints about {weak}."},
