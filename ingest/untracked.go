@@ -356,7 +356,14 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 				return true
 			}
 		case "as":
-			return word(toks, k-2) == "such" && !featureNouns[word(toks, k-3)]
+			return word(toks, k-2) == "such" && !featureNouns[word(toks, k-3)] || k-1 == firstWord(toks) && word(toks, p.to) == "notes"
+		case "example", "instance":
+			return word(toks, k-2) == "for"
+		case "by":
+			switch word(toks, k-2) {
+			case "survey", "study", "report", "published", "research", "analysis", "guide", "data", "benchmark":
+				return true
+			}
 		case "to", "with":
 			switch word(toks, k-2) {
 			case "go", "starting", "compared", "alternative", "alternatives", "similar", "comparable", "relative":
@@ -480,7 +487,8 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	}
 	toks := e.tokens(ui)
 	prev := word(toks, p.from-1)
-	if !(p.from == firstWord(toks) || prev == "and" || prev == "while" || prev == "but" || prev == "whereas" || prev == "," && p.from > 0) {
+	if !(p.from == firstWord(toks) || prev == "and" || prev == "while" || prev == "but" || prev == "whereas" || prev == "that" ||
+		prev == "then" || prev == "," && p.from > 0) {
 		return false
 	}
 	if p.from > 0 && toks[p.from-1].punct && toks[p.from-1].w != "," {
@@ -544,7 +552,7 @@ func (e *extraction) companyName(p phrase) string {
 			ts = ts[:first] // "Honeywell Home T9"
 		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:
 		case isCommonWord(head.w):
-		case mixedCase(text(second)), productWords[second.w], restCommon:
+		case mixedCase(text(second)), productWords[second.w], restCommon && len(rest) >= 2:
 			ts = ts[:first]
 		case e.writtenAlone(text(head), second.w):
 			ts = ts[:first]

@@ -15,6 +15,7 @@ func wordSet(s string) map[string]bool {
 }
 
 var commonWords = wordSet(`
+	little
 	moisturize cream serum lotion docs database
 	viral kick pure brook framework sleek cozy snappy plush handy mesh trail tee tees
 	a about above across after again against all almost along already also although always am among an and
