@@ -49,8 +49,8 @@ func (e *extraction) ordinaryUse(m match) bool {
 		case nt.punct:
 		case hasDigit(rs) || modelFollows(d.text, toks[last+1:]):
 			// "Things 3", "Brooks Adrenaline GTS 24": a product of the brand.
-		case capitalised(rs) && !isCommonWord(nt.w) && !productWords[nt.w] && !acronyms[string(rs)]:
-			return true // "Square Enix": part of a longer name
+		case capitalised(rs) && !isCommonWord(nt.w) && !productWords[nt.w] && !acronyms[string(rs)] && !e.leadsLine(m.start):
+			return true // "Square Enix": part of a longer name; a list lead names the brand's product
 		case weak && !capitalised(rs) && isCommonWord(nt.w) && !functionWords[nt.w] && !predicateVerbs[nt.w]:
 			return true // "Target audience", "On balance"
 		}
@@ -74,6 +74,19 @@ func modelFollows(text []rune, toks []token) bool {
 		}
 	}
 	return false
+}
+
+// leadsLine reports whether pos starts a list item, heading, table cell or
+// a bold span at the start of a line.
+func (e *extraction) leadsLine(pos int) bool {
+	li := e.d.lineOf(pos)
+	if li < 0 {
+		return false
+	}
+	l := e.d.lines[li]
+	toks := tokenize(e.d.text, l.start, min(l.end, pos+1))
+	lead := firstWord(toks)
+	return lead >= 0 && toks[lead].start == pos && (l.kind != lineParagraph || l.boldLead)
 }
 
 var weekdays = wordSet(`monday tuesday wednesday thursday friday saturday sunday`)

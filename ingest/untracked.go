@@ -202,7 +202,13 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	// "the Kayano", "the XPS 13": a product; "Post-it® Super Sticky": the
 	// product of the brand right before it; "BPme": a tracked brand's.
 	if word(toks, from-1) == "the" && from-1 != firstWord(toks) {
-		p.rejected = true
+		names := 0
+		for _, t := range toks[from:to] {
+			if !hasDigit(d.text[t.start:t.end]) {
+				names++
+			}
+		}
+		p.rejected = names < 2 // "the Soundcore Space Q45" names its maker
 	}
 	if from > 0 {
 		gap := strings.TrimSpace(string(d.text[toks[from-1].end:start]))
@@ -487,8 +493,9 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	}
 	toks := e.tokens(ui)
 	prev := word(toks, p.from-1)
+	comma := p.from > 0 && toks[p.from-1].w == ","
 	if !(p.from == firstWord(toks) || prev == "and" || prev == "while" || prev == "but" || prev == "whereas" || prev == "that" ||
-		prev == "then" || prev == "," && p.from > 0) {
+		prev == "then" || comma || prev == "the" && p.from-1 == firstWord(toks)) {
 		return false
 	}
 	if p.from > 0 && toks[p.from-1].punct && toks[p.from-1].w != "," {
@@ -548,11 +555,14 @@ func (e *extraction) companyName(p phrase) string {
 			}
 		}
 		switch {
+		case mixedCase(text(second)) && !head.poss:
+			ts = ts[:first] // "Apple MacBook", "Bissell SpinWave"
 		case model && !isCommonWord(head.w) && !head.poss && !nameConnectors[second.w]:
 			ts = ts[:first] // "Honeywell Home T9"
 		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:
 		case isCommonWord(head.w):
-		case mixedCase(text(second)), productWords[second.w], restCommon && len(rest) >= 2:
+		case productWords[second.w], restCommon && len(rest) >= 2, len(rest) >= 2:
+			// "Kia Ceed Sportswagon", "CeraVe Moisturizing Cream"
 			ts = ts[:first]
 		case e.writtenAlone(text(head), second.w):
 			ts = ts[:first]

@@ -223,7 +223,7 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	budget-friendly cost-effective cheap generous fantastic amazing exceptional remarkable stellar terrific
 	wonderful best-in-class industry-leading market-leading renowned reputable dependable accessible responsive
 	helpful friendly convenient elegant clean beloved favored favoured advantage advantages benefit benefits
-	strength strengths easier well-designed well-suited modern secure lightweight sleek best-reviewed best-rated top-reviewed`)
+	strength strengths easier well-designed well-suited modern secure lightweight sleek best-reviewed best-rated top-reviewed accurate complete comfortable stronger`)
 
 var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
 	complaints hikes hike upselling outages outage caps heavy louder icier firmer pricier noisy noisier
