@@ -590,6 +590,9 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		if afterThan(toks, i, k) {
 			p = -p
 		}
+		if objectOfComparison(toks, i, k) {
+			continue // "the most complete alternative to Google Analytics"
+		}
 		switch {
 		case v.kind[ci] == 'b' && (ci > c || ci == c && ci > 0 && mine[ci-1]):
 			but += p
@@ -613,6 +616,24 @@ func afterThan(toks []token, i, k int) bool {
 	for j := i + 1; j < k; j++ {
 		if toks[j].w == "than" {
 			return true
+		}
+	}
+	return false
+}
+
+// objectOfComparison reports whether the brand at k is what the cue at i
+// is measured against ("alternative to X", "compared with X"): the cue
+// describes the other side.
+func objectOfComparison(toks []token, i, k int) bool {
+	if k <= i {
+		return false
+	}
+	for j := i + 1; j < k; j++ {
+		if toks[j].w == "to" || toks[j].w == "with" {
+			switch word(toks, j-1) {
+			case "alternative", "alternatives", "compared", "similar", "comparable", "relative":
+				return true
+			}
 		}
 	}
 	return false

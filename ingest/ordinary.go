@@ -49,7 +49,7 @@ func (e *extraction) ordinaryUse(m match) bool {
 		case nt.punct:
 		case hasDigit(rs) || modelFollows(d.text, toks[last+1:]):
 			// "Things 3", "Brooks Adrenaline GTS 24": a product of the brand.
-		case capitalised(rs) && !isCommonWord(nt.w) && !productWords[nt.w] && !acronyms[string(rs)] && !e.leadsLine(m.start):
+		case capitalised(rs) && !isCommonWord(nt.w) && !productWords[nt.w] && !acronyms[string(rs)] && !e.leadsLine(m.start) && prev != "vs" && prev != "versus":
 			return true // "Square Enix": part of a longer name; a list lead names the brand's product
 		case weak && !capitalised(rs) && isCommonWord(nt.w) && !functionWords[nt.w] && !predicateVerbs[nt.w]:
 			return true // "Target audience", "On balance"

@@ -97,6 +97,17 @@ func mixedCase(rs []rune) bool {
 	return false
 }
 
+// camelCase reports whether a word mixes cases past its first rune
+// ("SpinWave", "MacBook"), unlike an acronym ("HQ").
+func camelCase(rs []rune) bool {
+	lower, upper := false, false
+	for _, r := range rs[1:] {
+		lower = lower || unicode.IsLower(r)
+		upper = upper || unicode.IsUpper(r)
+	}
+	return lower && upper
+}
+
 func hasDigit(rs []rune) bool {
 	for _, r := range rs {
 		if unicode.IsDigit(r) {

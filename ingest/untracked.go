@@ -52,7 +52,7 @@ func (e *extraction) recogniseUntracked() []string {
 		if p, ok := e.lead(ui); ok {
 			if l.kind == lineItem || l.kind == lineRow {
 				leads[l.list] = append(leads[l.list], p)
-			} else if !p.ordinary {
+			} else if !p.ordinary || e.titleName(p) {
 				accept(e.companyName(p))
 			}
 		}
@@ -60,13 +60,13 @@ func (e *extraction) recogniseUntracked() []string {
 	for _, ps := range leads {
 		brands := 0
 		for _, p := range ps {
-			if !p.ordinary || p.tracked {
+			if !p.ordinary || p.tracked || e.titleName(p) {
 				brands++
 			}
 		}
 		lenient := brands >= 2 && brands*2 >= len(ps)
 		for _, p := range ps {
-			if !p.tracked && (!p.ordinary || lenient && !p.label) {
+			if !p.tracked && (!p.ordinary || e.titleName(p) || lenient && !p.label) {
 				accept(e.companyName(p))
 			}
 		}
@@ -201,7 +201,7 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	}
 	// "the Kayano", "the XPS 13": a product; "Post-it® Super Sticky": the
 	// product of the brand right before it; "BPme": a tracked brand's.
-	if word(toks, from-1) == "the" && from-1 != firstWord(toks) {
+	if word(toks, from-1) == "the" {
 		names := 0
 		for _, t := range toks[from:to] {
 			if !hasDigit(d.text[t.start:t.end]) {
@@ -488,10 +488,10 @@ func (e *extraction) coordinated(ui int, p phrase, seen map[string]bool) bool {
 // clause, followed by a verb or a possessive, and has a word no dictionary
 // holds ("Epson EcoTank is", "Exxon has").
 func (e *extraction) subject(ui int, p phrase) bool {
-	if p.ordinary {
+	toks := e.tokens(ui)
+	if p.ordinary && !e.capitalisedAfterFirst(ui, p) {
 		return false
 	}
-	toks := e.tokens(ui)
 	prev := word(toks, p.from-1)
 	comma := p.from > 0 && toks[p.from-1].w == ","
 	if !(p.from == firstWord(toks) || prev == "and" || prev == "while" || prev == "but" || prev == "whereas" || prev == "that" ||
@@ -509,6 +509,62 @@ func (e *extraction) subject(ui int, p phrase) bool {
 		next = word(toks, p.to+1) // "Avery labels are"
 	}
 	return predicateVerbs[next] && next != "also" || next == "also" && predicateVerbs[word(toks, p.to+1)]
+}
+
+// titleName reports whether a lead of ordinary words is a name all the
+// same: two words or more, every one capitalised, none a label or an
+// attribute ("Help Scout", "Home Chef", not "Customer Support", "Best
+// Overall", "Ease of Use").
+func (e *extraction) titleName(p phrase) bool {
+	if p.label || p.rejected {
+		return false
+	}
+	toks := e.tokens(p.unit)
+	if p.to-p.from < 2 {
+		return false
+	}
+	for _, t := range toks[p.from:p.to] {
+		rs := e.d.text[t.start:t.end]
+		if t.punct || !capitalised(rs) || labelWords[t.w] || attributeWord(t.w) || properNames[t.w] || stopNames[t.w] {
+			return false
+		}
+	}
+	return true
+}
+
+// attributeWord reports whether w names a quality or a part of a product
+// rather than a thing: "support", "pricing", "reliability", "design".
+func attributeWord(w string) bool {
+	if attributeNouns[w] {
+		return true
+	}
+	for _, suf := range []string{"tion", "sion", "ity", "ment", "ness", "ance", "ence", "ing", "ics", "ship"} {
+		if strings.HasSuffix(w, suf) && len(w) > len(suf)+2 {
+			return true
+		}
+	}
+	return false
+}
+
+var attributeNouns = wordSet(`support service services price prices cost costs features feature integrations security
+	privacy design quality value speed battery display camera comfort warranty setup interface reporting
+	automation fees plan plans tier tiers app apps ease use overall verdict summary takeaways extras range
+	size weight fit taste flavor flavour texture noise sound`)
+
+// capitalisedAfterFirst reports whether a phrase of ordinary words in a
+// paragraph has capitals past its first word ("State Farm is"), which a
+// sentence start does not explain, and names no place.
+func (e *extraction) capitalisedAfterFirst(ui int, p phrase) bool {
+	toks := e.tokens(ui)
+	if p.to-p.from < 2 || e.d.lines[e.d.units[ui].line].kind != lineParagraph || e.inBold(toks[p.from].start) {
+		return false
+	}
+	for _, t := range toks[p.from:p.to] {
+		if properNames[t.w] || stopNames[t.w] || !capitalised(e.d.text[t.start:t.end]) {
+			return false
+		}
+	}
+	return true
 }
 
 // companyName is the brand a phrase names, at company level. A product
@@ -548,21 +604,15 @@ func (e *extraction) companyName(p phrase) string {
 	if len(ts) > first {
 		head, second := ts[first-1], ts[first]
 		rest := ts[first:]
-		restCommon := true
-		for _, t := range rest {
-			if !isCommonWord(t.w) || corporateWords[t.w] {
-				restCommon = false
-			}
-		}
 		switch {
-		case mixedCase(text(second)) && !head.poss:
+		case camelCase(text(second)) && !head.poss:
 			ts = ts[:first] // "Apple MacBook", "Bissell SpinWave"
 		case model && !isCommonWord(head.w) && !head.poss && !nameConnectors[second.w]:
 			ts = ts[:first] // "Honeywell Home T9"
 		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:
 		case isCommonWord(head.w):
-		case productWords[second.w], restCommon && len(rest) >= 2, len(rest) >= 2:
-			// "Kia Ceed Sportswagon", "CeraVe Moisturizing Cream"
+		case productWords[second.w], len(rest) >= 2, !isCommonWord(second.w):
+			// "Kia Ceed Sportswagon", "CeraVe Moisturizing Cream", "Nike Pegasus"
 			ts = ts[:first]
 		case e.writtenAlone(text(head), second.w):
 			ts = ts[:first]

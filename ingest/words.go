@@ -15,6 +15,8 @@ func wordSet(s string) map[string]bool {
 }
 
 var commonWords = wordSet(`
+	granite maple summit harbor harbour cedar meadow beacon otter falcon lantern anchor ridge pine fox oak peak
+	field river café cafe
 	little
 	moisturize cream serum lotion docs database
 	viral kick pure brook framework sleek cozy snappy plush handy mesh trail tee tees
@@ -287,7 +289,7 @@ var corporateWords = wordSet(`labs lab inc co corp corporation company group ban
 	technologies technology systems software health foods motors brands studios studio media partners
 	insurance energy airlines apparel outdoors footwear kitchen home hub works industries international
 	holdings financial mobile wireless games entertainment pharmaceuticals cosmetics beauty analytics cloud
-	hq software supply workshop toolkit bench ledger digital`)
+	hq software supply workshop toolkit bench ledger digital hub`)
 
 // productWords are the model and line words of product names ("Pro",
 // "Max", "CRM"): a name followed by them names a product of that company.
@@ -303,7 +305,7 @@ var featureNouns = wordSet(`feature features extra extras perk perks function fu
 
 // foreignCommonNouns are institution words of other languages that start
 // multi-word names ("Clínica Dental Sonrisa", "Centro Odontológico").
-var foreignCommonNouns = wordSet(`centro clínica clinica instituto hospital banco grupo casa consultorio
+var foreignCommonNouns = wordSet(`maison atelier centro clínica clinica instituto hospital banco grupo casa consultorio
 	laboratorio farmacia cabinet maison groupe praxis zentrum haus`)
 
 // labelWords are section and field labels answers put in bold or before a
@@ -312,7 +314,7 @@ var labelWords = wordSet(`price prices pricing verdict bottom line pros cons pro
 	summary overview tip tips note notes warning caveat quick answer short answer tl;dr tldr key takeaways
 	takeaway recommendation recommendations alternatives alternative option options premium mid-range
 	budget winner runner-up honorable mention features feature ideal for why who it's for drawback
-	drawbacks strengths weaknesses battery display range model brand tool app host pos feature criteria`)
+	drawbacks strengths weaknesses battery display range model brand tool app host pos feature criteria top best key quick bottom main other more also best-for good great`)
 
 // weekdayTimeWords follow or precede a weekday used as a day ("Friday
 // afternoon", "by Friday", "Black Friday").
