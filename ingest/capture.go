@@ -19,8 +19,10 @@ import (
 // ExtractionVersion identifies the rules ExtractAnswer reads answers by. It
 // is stored with every pass, so figures from passes extracted by different
 // rules can be told apart and captures stored earlier keep what they were
-// extracted with.
-const ExtractionVersion = 1
+// extracted with. Version 1 was the rules before extraction-rules.md;
+// version 2 reads answers by extraction-rules.md (first mention decides,
+// spec 4.4 redirectors, company-level untracked brands).
+const ExtractionVersion = 2
 
 // Request is one pass of a check as an engine is asked it.
 type Request struct {

@@ -15,6 +15,7 @@ func PassRows(p olap.Pass, c Capture, b Brands) olap.PassRows {
 	switch {
 	case c.Answer != nil:
 		rows.ResponseText = c.Answer.Text
+		rows.ExtractionVersion = ExtractionVersion
 		ext := ExtractAnswer(b, *c.Answer)
 		for _, m := range ext.Mentions {
 			rows.Mentions = append(rows.Mentions, olap.Mention{

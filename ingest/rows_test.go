@@ -45,6 +45,9 @@ func TestPassRowsFitTheCaptureTables(t *testing.T) {
 				if rows.ResponseText == "" || len(rows.SearchResults)+len(rows.ShoppingOffers) != 0 {
 					t.Fatalf("%s: answer rows %+v", name, rows)
 				}
+				if rows.ExtractionVersion != ingest.ExtractionVersion {
+					t.Fatalf("%s: extraction version %d, want %d", name, rows.ExtractionVersion, ingest.ExtractionVersion)
+				}
 			case engine == sightline.EngineGoogleSERP:
 				checkOwners(t, name, truth.Results, len(rows.SearchResults), func(i int) (int, sightline.Relation) {
 					return rows.SearchResults[i].Rank, rows.SearchResults[i].Relation

@@ -53,12 +53,15 @@ type PassRows struct {
 	// is the first attempt of its run. The writer then does not look the
 	// pass up before inserting it; the deduplication tokens still cover a
 	// retried flush.
-	Fresh          bool
-	ResponseText   string
-	Mentions       []Mention
-	Citations      []Citation
-	SearchResults  []SearchResult
-	ShoppingOffers []ShoppingOffer
+	Fresh        bool
+	ResponseText string
+	// ExtractionVersion is the version of the extraction rules Mentions and
+	// Citations were read with (ingest.ExtractionVersion).
+	ExtractionVersion uint16
+	Mentions          []Mention
+	Citations         []Citation
+	SearchResults     []SearchResult
+	ShoppingOffers    []ShoppingOffer
 }
 
 // Mention is one distinct brand an answer names.
@@ -387,8 +390,8 @@ var captureTables = [numCaptureTables]tableSpec{
 	tableAIAnswers: {
 		name: "ai_answers",
 		columns: `id, organization_id, project_id, tracked_query_id, run_id, pass_index, pass_count, engine,
-			country, locale, query_text, captured_at, response_text, citations.position, citations.url,
-			citations.domain, citations.title, citations.unresolved`,
+			country, locale, query_text, captured_at, response_text, extraction_version, citations.position,
+			citations.url, citations.domain, citations.title, citations.unresolved`,
 		count: func(e *passEntry) int {
 			if e.rows.Engine.AI() {
 				return 1
@@ -404,7 +407,7 @@ var captureTables = [numCaptureTables]tableSpec{
 			}
 			return b.Append(p.CaptureID(), p.OrganizationID, p.ProjectID, p.TrackedQueryID, p.RunID, p.PassIndex,
 				p.PassCount, string(p.Engine), p.Country, p.Locale, p.QueryText, p.CapturedAt, e.rows.ResponseText,
-				pos, urls, domains, titles, unresolved)
+				e.rows.ExtractionVersion, pos, urls, domains, titles, unresolved)
 		},
 	},
 	tableMentions: {
