@@ -47,6 +47,7 @@ func tokenize(text []rune, start, end int) []token {
 				t.end, t.poss = j-2, true
 			} else if j < end && (text[j] == '\'' || text[j] == '’') && (j+1 == end || !isWordRune(text[j+1])) {
 				t.poss = true // "Adidas' Ultraboost"
+				j++
 			}
 			t.w = lowerWord(text[t.start:t.end])
 			out = append(out, t)

@@ -523,9 +523,10 @@ func (e *extraction) titleName(p phrase) bool {
 	if p.to-p.from < 2 {
 		return false
 	}
+	corporate := corporateWords[toks[p.to-1].w]
 	for _, t := range toks[p.from:p.to] {
 		rs := e.d.text[t.start:t.end]
-		if t.punct || !capitalised(rs) || labelWords[t.w] || attributeWord(t.w) || properNames[t.w] || stopNames[t.w] {
+		if t.punct || !capitalised(rs) || labelWords[t.w] || attributeWord(t.w) && !corporate || properNames[t.w] && !corporate || stopNames[t.w] {
 			return false
 		}
 	}

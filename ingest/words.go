@@ -326,7 +326,8 @@ var weekdayAfter = wordSet(`morning mornings afternoon afternoons evening evenin
 
 // predicateVerbs follow a brand that is the subject of a sentence ("Epson
 // offers", "SavvyCal lets").
-var predicateVerbs = wordSet(`is are was were has have had offers offer provides provide includes include
+var predicateVerbs = wordSet(`drew earned received faced published publishes notes reports announced launched
+	is are was were has have had offers offer provides provide includes include
 	adds add bundles bundle delivers deliver costs cost charges charge gives give lets let works work supports
 	support makes make remains remain leads lead gets get focuses focus integrates integrate uses use runs
 	run sells sell ships ship wins win beats beat keeps keep feels feel looks look suits suit covers cover
