@@ -3,76 +3,19 @@ package ingest
 import (
 	"net/url"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/sightline/sightline/ingest/domain"
 )
 
-// NormalizeDomain returns the host of a URL or of a bare host ("acme.com",
-// "https://www.Acme.com:8443/pricing", "//acme.com/x", "acme.com/x"),
-// lower-cased, without "www." prefixes, port, user information or trailing
-// dot. ok is false when s names no usable host (empty, IP-v6 literals, hosts
-// with characters no domain has). The result is a fixed point:
-// NormalizeDomain of a result is that result.
-func NormalizeDomain(s string) (domain string, ok bool) {
-	s = strings.TrimSpace(s)
-	if i := strings.Index(s, "://"); i >= 0 && isScheme(s[:i]) {
-		s = s[i+3:]
-	} else if strings.HasPrefix(s, "//") {
-		s = s[2:]
-	}
-	if i := strings.IndexAny(s, "/?#\\"); i >= 0 {
-		s = s[:i]
-	}
-	if i := strings.LastIndexByte(s, '@'); i >= 0 {
-		s = s[i+1:]
-	}
-	if i := strings.LastIndexByte(s, ':'); i >= 0 {
-		s = s[:i]
-	}
-	if strings.Contains(s, "%") {
-		if u, err := url.PathUnescape(s); err == nil {
-			s = u
-		}
-	}
-	s = strings.Trim(strings.ToLower(s), ".")
-	for strings.HasPrefix(s, "www.") {
-		s = strings.TrimLeft(s[4:], ".")
-	}
-	if s == "" || !utf8.ValidString(s) {
-		return "", false
-	}
-	for _, r := range s {
-		if r != '.' && r != '-' && r != '_' && !isWordRune(r) {
-			return "", false
-		}
-	}
-	if strings.Contains(s, "..") {
-		return "", false
-	}
-	return s, true
-}
-
-// isScheme reports whether s is a URL scheme (RFC 3986: a letter, then
-// letters, digits, "+", "-" or ".").
-func isScheme(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
-		case i > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.'):
-		default:
-			return false
-		}
-	}
-	return true
-}
+// NormalizeDomain returns the domain of a URL or a bare host by
+// Sightline's one rule (see package domain): the host, lower-cased, without
+// port or leading "www.", subdomains kept. ok is false when s names no
+// usable host.
+func NormalizeDomain(s string) (string, bool) { return domain.Normalize(s) }
 
 // domainMatches reports whether host is domain or one of its subdomains:
 // blog.acme.com matches acme.com, notacme.com does not.
-func domainMatches(host, domain string) bool {
-	return host == domain || len(host) > len(domain) && strings.HasSuffix(host, domain) && host[len(host)-len(domain)-1] == '.'
-}
+func domainMatches(host, d string) bool { return domain.Matches(host, d) }
 
 // ResolvedURL is what resolution learned about a cited or ranked URL.
 type ResolvedURL struct {

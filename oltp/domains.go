@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/ingest/domain"
 )
 
 // The brand configuration's lists (a project's or a competitor's website
@@ -63,10 +64,9 @@ func NormalizeDomain(raw string) (string, error) {
 		// An e-mail address or a mailto: value reads as user@host here.
 		return "", invalidValue("must be a host name such as example.com or an http(s) URL, without user@")
 	}
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-	for strings.HasPrefix(host, "www.") && strings.Contains(host[len("www."):], ".") {
-		host = host[len("www."):]
-	}
+	// The host rule is the one captures are compared by (package domain);
+	// what is stored is also validated as a DNS name below.
+	host, _ := domain.Normalize(u.Host)
 	if err := checkHost(host); err != nil {
 		return "", err
 	}
