@@ -124,30 +124,51 @@ func writtenName(r *rand.Rand, b *brandRef) string {
 	case tracked && len(b.domains) > 0 && r.Float64() < 0.08:
 		return b.domains[r.IntN(len(b.domains))]
 	case len(b.names) > 1 && r.Float64() < 0.2:
-		return b.names[1+r.IntN(len(b.names)-1)]
+		return respell(r, b.names[1+r.IntN(len(b.names)-1)], tracked)
 	}
-	return b.names[0]
+	return respell(r, b.names[0], tracked)
+}
+
+// respell writes a configured name as answers often do: with a curly
+// apostrophe ("Chef’s Crate"), "and" for "&" ("Hale and Moss"), or without
+// its accents ("Melange Meals"). Matching reads them as the same name.
+func respell(r *rand.Rand, name string, tracked bool) string {
+	if !tracked {
+		return name
+	}
+	switch u := r.Float64(); {
+	case u < 0.2 && strings.Contains(name, "'"):
+		return strings.ReplaceAll(name, "'", "’")
+	case u < 0.35 && strings.Contains(name, " & "):
+		return strings.ReplaceAll(name, " & ", " and ")
+	case u < 0.3 && strings.ContainsFunc(name, func(r rune) bool { return r >= 0x80 }):
+		return accentFold.Replace(name)
+	}
+	return name
 }
 
 // writer writes one answer and records where every brand name lands.
 type writer struct {
-	r      *rand.Rand
-	m      *market
-	cast   []named
-	queue  []int // cast members not named yet, in order
-	first  []int // offset of each cast member's first mention; -1 before
-	cls    []class
-	spans  [][2]int // every name written
-	sb     strings.Builder
-	bold   bool     // markdown bold around names in lists and key sentences
-	marks  int      // citations to mark inline as [n] (perplexity)
-	next   int      // next citation number to mark
-	recent []string // the phrases picked last, not to repeat them soon
+	r       *rand.Rand
+	m       *market
+	cast    []named
+	queue   []int    // cast members not named yet, in order
+	first   []int    // offset of each cast member's first mention; -1 before
+	firstAs []string // how each cast member is first written: its name, or a chip's domain
+	cls     []class
+	spans   [][2]int // every name written
+	sb      strings.Builder
+	bold    bool     // markdown bold around names in lists and key sentences
+	marks   int      // citations to mark inline as [n] (perplexity)
+	next    int      // next citation number to mark
+	endorse bool     // the list being written follows an endorsing lead-in
+	recent  []string // the phrases picked last, not to repeat them soon
 }
 
 func (w *writer) write(e sightline.Engine) {
 	w.queue = make([]int, len(w.cast))
 	w.first = make([]int, len(w.cast))
+	w.firstAs = make([]string, len(w.cast))
 	w.cls = make([]class, len(w.cast))
 	for i := range w.cast {
 		w.queue[i], w.first[i] = i, -1
@@ -188,9 +209,24 @@ func (w *writer) chatgpt() {
 	if len(w.queue) > 0 && w.r.Float64() < 0.15 {
 		w.reference(w.pop())
 	}
+	if w.r.Float64() < 0.3 {
+		w.chip()
+	}
 	if k := w.take(2 + w.r.IntN(5)); len(k) > 0 {
 		w.maybeHeading(chatgptHeadings[0], 0.4)
-		w.list(k, true)
+		switch u := w.r.Float64(); {
+		case u < 0.15:
+			w.table(k)
+		case u < 0.3:
+			w.boldParagraphs(k)
+		case u < 0.4:
+			w.optionHeadings(k)
+		default:
+			if w.r.Float64() < 0.4 {
+				w.leadIn()
+			}
+			w.list(k, true)
+		}
 	}
 	if len(w.queue) > 0 && w.r.Float64() < 0.6 {
 		w.maybeHeading(chatgptHeadings[1], 0.5)
@@ -274,7 +310,11 @@ func (w *writer) aiMode() {
 	w.sentence(w.pick(intros))
 	if k := w.take(2 + w.r.IntN(4)); len(k) > 0 {
 		w.heading(aiModeHeadings[0])
-		w.list(k, false)
+		if w.r.Float64() < 0.3 {
+			w.table(k)
+		} else {
+			w.list(k, false)
+		}
 	}
 	if len(w.queue) > 0 && w.r.Float64() < 0.6 {
 		a, b, ok := w.pair(w.pop())
@@ -393,7 +433,11 @@ func (w *writer) list(is []int, numbered bool) {
 		if n == 0 && tone != negative && w.r.Float64() < 0.35 {
 			s.cls.typ, bank = sightline.MentionRecommendation, topPicks
 		}
+		if w.endorse && tone == 1 && s.cls.typ == sightline.MentionListing {
+			s.cls.tone = positive // a plain item takes the endorsing lead-in's stance
+		}
 		w.name(s, w.bold)
+		w.model(i)
 		w.sb.WriteString(sep)
 		w.render(w.pick(bank[tone][qual]), []slot{s})
 		if w.r.Float64() < 0.6 {
@@ -401,6 +445,62 @@ func (w *writer) list(is []int, numbered bool) {
 		}
 		w.mark()
 		w.sb.WriteByte('\n')
+	}
+	w.endorse = false
+}
+
+// leadIn writes the paragraph introducing a list, sometimes endorsing its
+// options ("Highly rated options:"), which plain items then take on.
+func (w *writer) leadIn() {
+	w.paragraph()
+	if w.r.Float64() < 0.5 {
+		w.sb.WriteString(w.pick(endorsingLeads) + "\n\n")
+		w.endorse = true
+	} else {
+		w.sb.WriteString(w.pick(neutralLeads) + "\n\n")
+	}
+}
+
+// table writes options as table rows: listings, neutral whatever the row
+// says (rows weigh pros and cons).
+func (w *writer) table(is []int) {
+	w.paragraph()
+	w.sb.WriteString("| " + w.pick(tableHeads) + " | Best for | Starting price |\n|---|---|---|\n")
+	for _, i := range is {
+		s := slot{i, class{sightline.MentionListing, 1, direct}}
+		w.sb.WriteString("| ")
+		w.name(s, false)
+		w.model(i)
+		w.sb.WriteString(" | " + w.pick(audiences) + " | $" + strconv.Itoa(5+w.r.IntN(60)) + "/mo |\n")
+	}
+	w.sb.WriteByte('\n')
+}
+
+// boldParagraphs writes one paragraph per option, each opening with the
+// brand in bold: listings.
+func (w *writer) boldParagraphs(is []int) {
+	for _, i := range is {
+		w.paragraph()
+		tone, qual := w.tone(i), w.qual()
+		w.render(w.pick(boldLeads[tone][qual]), []slot{{i, class{sightline.MentionListing, tone, qual}}})
+		if w.r.Float64() < 0.5 {
+			w.sentence(w.pick(itemExtras))
+		}
+		w.mark()
+	}
+	w.paragraph()
+}
+
+// optionHeadings writes one heading per option under a neutral section
+// heading, each followed by a sentence that does not name it again.
+func (w *writer) optionHeadings(is []int) {
+	w.heading("## Options to consider")
+	for n, i := range is {
+		w.sb.WriteString("### " + strconv.Itoa(n+1) + ". ")
+		w.name(slot{i, class{sightline.MentionListing, 1, direct}}, false)
+		w.sb.WriteString("\n\n")
+		w.sentence(w.pick(itemExtras))
+		w.paragraph()
 	}
 }
 
@@ -597,10 +697,45 @@ func (w *writer) name(s slot, bold bool) {
 	w.sb.WriteString(w.cast[s.who].written)
 	w.spans = append(w.spans, [2]int{start, w.sb.Len()})
 	if w.first[s.who] < 0 {
-		w.first[s.who], w.cls[s.who] = start, s.cls
+		w.first[s.who], w.cls[s.who], w.firstAs[s.who] = start, s.cls, w.cast[s.who].written
 	}
 	if bold {
 		w.sb.WriteString("**")
+	}
+}
+
+// model sometimes writes a model after an untracked brand's one-word name
+// ("Zenora Pro 2"): the product names its maker, which the truth names.
+func (w *writer) model(i int) {
+	c := w.cast[i]
+	if c.relation != sightline.RelationUntrackedCompetitor || strings.ContainsAny(c.written, " '’&") || w.r.Float64() >= 0.25 {
+		return
+	}
+	w.sb.WriteString(" " + w.pick(models))
+}
+
+// chip appends a ChatGPT citation chip, "([acme.com](https://acme.com/…))",
+// showing the site of an own or tracked brand: a mention of that brand
+// (a reference) when the answer has not named it yet.
+func (w *writer) chip() {
+	var cands []int
+	for i, c := range w.cast {
+		if c.relation != sightline.RelationUntrackedCompetitor && len(c.domains) > 0 {
+			cands = append(cands, i)
+		}
+	}
+	if len(cands) == 0 {
+		return
+	}
+	i := cands[w.r.IntN(len(cands))]
+	d := w.cast[i].domains[w.r.IntN(len(w.cast[i].domains))]
+	w.sb.WriteString(" ([")
+	start := w.sb.Len()
+	w.sb.WriteString(d + "](https://" + d + w.pick(chipPaths) + "?utm_source=openai)")
+	w.spans = append(w.spans, [2]int{start, w.sb.Len()})
+	w.sb.WriteString(")")
+	if w.first[i] < 0 {
+		w.first[i], w.cls[i], w.firstAs[i] = start, class{sightline.MentionReference, 1, direct}, d
 	}
 }
 
@@ -680,7 +815,7 @@ func (w *writer) truth() []TruthMention {
 			tone = sightline.TonePositive // a recommendation is positive unless it says otherwise
 		}
 		out[pos] = TruthMention{
-			BrandName: c.written, Relation: c.relation, CompetitorID: c.competitorID, Position: pos + 1,
+			BrandName: w.firstAs[i], Relation: c.relation, CompetitorID: c.competitorID, Position: pos + 1,
 			Type: cls.typ, Tone: tone, Qualifier: qualifierOf[cls.qual],
 		}
 	}

@@ -209,3 +209,35 @@ var clauses = [3][]string{
 	{"offers {feat}", "takes a more traditional approach", "covers {feat} at a similar price"},
 	{"has been criticised for {weak}", "falls behind on {feat}", "draws complaints about {weak}"},
 }
+
+// endorsingLeads introduce a list and praise its options; neutralLeads do
+// not.
+var (
+	endorsingLeads = []string{"Highly rated options:", "Frequently recommended options:", "Well-reviewed picks:"}
+	neutralLeads   = []string{"The main options:", "Options include:", "Commonly used options:"}
+)
+
+// tableHeads name what a table's rows are; audiences fill its "Best for"
+// column; models follow an untracked brand's name in a list or table.
+var (
+	tableHeads = []string{"Tool", "Provider", "Option"}
+	audiences  = []string{"Small teams", "Growing companies", "Solo users", "Agencies", "Larger organizations"}
+	models     = []string{"Pro", "2", "Max 3", "X1", "Plus"}
+	chipPaths  = []string{"/pricing", "/features", "/", "/customers"}
+)
+
+// boldLeads are paragraphs that open with an option's name in bold.
+var boldLeads = [3][2][]string{
+	{
+		{"{b0} is praised for its {feat}.", "{b0} stands out for its {feat}."},
+		{"{b0} is excellent if you need {need}."},
+	},
+	{
+		{"{b0} offers {feat} and {feat}.", "{b0} covers the core features at a mid-range price."},
+		{"{b0} is an option to compare if you need {need}."},
+	},
+	{
+		{"{b0} has been criticised for {weak}.", "{b0} is capable, but users complain about {weak}."},
+		{"{b0} falls short if you need {need}: users complain about {weak}."},
+	},
+}

@@ -267,16 +267,22 @@ func TestSimulatorTruthMatchesText(t *testing.T) {
 		// where the truth's name first is; no other is.
 		brands := reqs[i].Brands
 		check := func(rel sightline.Relation, id *uuid.UUID, name string, b ingest.Brand) {
-			first := -1
-			for _, n := range append(append([]string{name}, b.Names...), b.Domains...) {
-				if at := simulatorIndexWord(text, n, 0); n != "" && at >= 0 && (first < 0 || at < first) {
-					first = at
-				}
-			}
 			var found *simulator.TruthMention
 			for k, m := range tr.Mentions {
 				if m.Relation == rel && reflect.DeepEqual(m.CompetitorID, id) {
 					found = &tr.Mentions[k]
+				}
+			}
+			// A name may be respelled ("Chef’s Crate", "Hale and Moss"):
+			// the truth's spelling is one of the brand's too.
+			names := append(append([]string{name}, b.Names...), b.Domains...)
+			if found != nil {
+				names = append(names, found.BrandName)
+			}
+			first := -1
+			for _, n := range names {
+				if at := simulatorIndexWord(text, n, 0); n != "" && at >= 0 && (first < 0 || at < first) {
+					first = at
 				}
 			}
 			switch {
