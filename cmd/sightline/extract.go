@@ -44,13 +44,16 @@ Unknown fields are refused.
 Output:
   {
     "engine": "chatgpt" | null,
+    "extractionVersion": n,                version of the extraction rules read by
     "mentions": [{"brandName", "mentionRelation" (own, tracked-competitor,
       untracked-competitor), "competitorId" (null unless given), "competitorName"
       (tracked competitors), "mentionPosition" (1-based order of first appearance
       among all brands named), "mentionType" (recommendation, comparison,
       listing, example, reference), "sentiment" (positive, neutral, negative),
       "qualifier" (direct, conditional), "mentionText" (the sentence)}],
-    "citedSources": [{"position", "url", "domain", "title", "unresolved",
+    "citedSources": [{"position", "url", "domain", "title", "unresolved" (the URL
+      is still a redirector: Google /url, Vertex AI grounding, Bing, affiliate
+      networks, shorteners; its domain is then the redirector's),
       "relation" (own, tracked-competitor, none), "competitorId", "competitorName"}]
   }
 
@@ -101,9 +104,10 @@ type extractCompetitor struct {
 }
 
 type extractOutput struct {
-	Engine       *string                 `json:"engine"`
-	Mentions     []extractMentionOut     `json:"mentions"`
-	CitedSources []extractCitedSourceOut `json:"citedSources"`
+	Engine            *string                 `json:"engine"`
+	ExtractionVersion int                     `json:"extractionVersion"`
+	Mentions          []extractMentionOut     `json:"mentions"`
+	CitedSources      []extractCitedSourceOut `json:"citedSources"`
 }
 
 type extractMentionOut struct {
@@ -178,7 +182,7 @@ func extract(stdin io.Reader, args []string, stdout io.Writer) error {
 	}
 	e := ingest.ExtractAnswer(brands, answer)
 
-	out := extractOutput{Mentions: []extractMentionOut{}, CitedSources: []extractCitedSourceOut{}}
+	out := extractOutput{ExtractionVersion: ingest.ExtractionVersion, Mentions: []extractMentionOut{}, CitedSources: []extractCitedSourceOut{}}
 	if in.Engine != "" {
 		out.Engine = &in.Engine
 	}

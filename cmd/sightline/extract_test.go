@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sightline/sightline/ingest"
 )
 
 func TestExtract(t *testing.T) {
@@ -137,8 +139,14 @@ func TestExtractThroughRun(t *testing.T) {
 	}
 	cited := got["citedSources"].([]any)
 	first, second := cited[0].(map[string]any), cited[1].(map[string]any)
-	if first["url"] != "https://blog.acme.com/post" || first["domain"] != "blog.acme.com" || first["relation"] != "own" || first["unresolved"] != false {
+	// Spec 4.4: a redirector stays unresolved on its own domain, even one
+	// that carries the own site.
+	if first["url"] != "https://www.google.com/url?q=https://blog.acme.com/post&sa=U" || first["domain"] != "google.com" ||
+		first["relation"] != "none" || first["unresolved"] != true {
 		t.Errorf("first citation %v", first)
+	}
+	if got["extractionVersion"] != float64(ingest.ExtractionVersion) {
+		t.Errorf("extractionVersion %v", got["extractionVersion"])
 	}
 	if second["relation"] != "tracked-competitor" || second["competitorName"] != "Zendesk" || second["position"] != 2.0 {
 		t.Errorf("second citation %v", second)
