@@ -36,6 +36,7 @@ type classification struct {
 
 // sentenceView is a sentence with its clauses and brand tokens.
 type sentenceView struct {
+	unit    int
 	toks    []token
 	clause  []int  // clause of each token
 	kind    []byte // per clause: 'b' after but/yet/however, 't' after though/although, 'w' after while/whereas, 0 otherwise
@@ -47,7 +48,7 @@ func (e *extraction) view(ui int) *sentenceView {
 		return v
 	}
 	toks := e.tokens(ui)
-	v := &sentenceView{toks: toks, clause: make([]int, len(toks)), brandAt: make([]int, len(toks)), kind: []byte{0}}
+	v := &sentenceView{unit: ui, toks: toks, clause: make([]int, len(toks)), brandAt: make([]int, len(toks)), kind: []byte{0}}
 	for i := range v.brandAt {
 		v.brandAt[i] = -1
 	}
@@ -239,7 +240,7 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 		}
 		return false
 	}
-	lead := e.optionLine(e.unitOfView(v), k)
+	lead := e.optionLine(v.unit, k)
 	for i := range toks {
 		if recommendationCue(toks, i) && (applies(i) || lead && !v.clauseHasBrandOtherThan(v.clause[i], -1, k)) {
 			return true
@@ -342,8 +343,6 @@ func negated(toks []token, i int) bool {
 	}
 	return false
 }
-
-var negators = wordSet(`not no never without hardly barely nor neither cannot lacks lack lacking nothing isn't aren't`)
 
 // compares reports whether the brand at k is weighed against another brand.
 func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
@@ -469,16 +468,6 @@ func predicateComparative(toks []token, i int) bool {
 	return comparativeLeads[toks[j].w]
 }
 
-var comparatives = wordSet(`cheaper pricier costlier better worse faster slower lighter heavier softer firmer
-	bouncier brighter stronger weaker easier harder smoother larger smaller bigger quieter louder simpler nicer
-	longer shorter newer safer sturdier warmer cooler thinner thicker lower higher fewer`)
-
-var comparativeFillers = wordSet(`a an the slightly much far even noticeably significantly generally usually often
-	sometimes bit lot way also still considerably somewhat marginally`)
-
-var comparativeLeads = wordSet(`is are be being was were feels feel runs run gets get looks look seems sounds and but
-	or offers offer has have gives give delivers deliver provides provide it's`)
-
 // exampleCue reports whether the brand at k follows "such as", "like",
 // "including", "e.g." or "for example", across an enumeration.
 func (e *extraction) exampleCue(toks []token, k int) bool {
@@ -534,293 +523,4 @@ func (v *sentenceView) enumerationAround(k int) bool {
 		}
 	}
 	return false
-}
-
-// tone is the stance toward the brand at k: the clauses that name it and
-// the clauses after them up to one naming another brand; the clause after
-// "but" decides, clauses after "though" are left out. A list item's lead
-// brand also owns the clauses before it ("Powerful, but …").
-func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
-	toks := v.toks
-	brand := v.brandAt[k]
-	owner := make([]int, len(v.kind)) // brand a clause is about, -1 none, -2 several
-	for ci := range owner {
-		owner[ci] = -1
-	}
-	for i, b := range v.brandAt {
-		if b < 0 {
-			continue
-		}
-		switch c := v.clause[i]; owner[c] {
-		case -1, b:
-			owner[c] = b
-		default:
-			owner[c] = -2
-		}
-	}
-	mine := make([]bool, len(v.kind))
-	cur := -1
-	for ci := range owner {
-		if owner[ci] != -1 {
-			cur = owner[ci]
-		}
-		mine[ci] = cur == brand || owner[ci] == -2 && ci == v.clause[k]
-	}
-	if lead {
-		for ci := 0; ci < len(owner) && owner[ci] == -1; ci++ {
-			mine[ci] = true
-		}
-	}
-	c := v.clause[k]
-	main, but := 0, 0
-	cond := -1 // clause of a running "if" clause: the reader's need, not the brand
-	for i := range toks {
-		ci := v.clause[i]
-		switch toks[i].w {
-		case "if", "unless", "when", "whenever":
-			cond = ci
-		}
-		if !mine[ci] || ci == cond {
-			continue
-		}
-		p := polarity(toks, i)
-		if p == 0 {
-			continue
-		}
-		if afterThan(toks, i, k) {
-			p = -p
-		}
-		if objectOfComparison(toks, i, k) {
-			continue // "the most complete alternative to Google Analytics"
-		}
-		switch {
-		case v.kind[ci] == 'b' && (ci > c || ci == c && ci > 0 && mine[ci-1]):
-			but += p
-		case v.kind[ci] == 't' && ci != c:
-		default:
-			main += p
-		}
-	}
-	if but != 0 {
-		return sign(but)
-	}
-	return sign(main)
-}
-
-// afterThan reports whether the brand at k stands after "than" following
-// the cue at i: the comparative counts the other way for it.
-func afterThan(toks []token, i, k int) bool {
-	if k <= i {
-		return false
-	}
-	for j := i + 1; j < k; j++ {
-		if toks[j].w == "than" {
-			return true
-		}
-	}
-	return false
-}
-
-// objectOfComparison reports whether the brand at k is what the cue at i
-// is measured against ("alternative to X", "compared with X"): the cue
-// describes the other side.
-func objectOfComparison(toks []token, i, k int) bool {
-	if k <= i {
-		return false
-	}
-	for j := i + 1; j < k; j++ {
-		if toks[j].w == "to" || toks[j].w == "with" {
-			switch word(toks, j-1) {
-			case "alternative", "alternatives", "compared", "similar", "comparable", "relative":
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func sign(x int) int {
-	switch {
-	case x > 0:
-		return 1
-	case x < 0:
-		return -1
-	}
-	return 0
-}
-
-// polarity of token i: +1 praise, -1 criticism, 0 none; a negator flips it.
-func polarity(toks []token, i int) int {
-	w := word(toks, i)
-	if w == "" {
-		return 0
-	}
-	p := 0
-	switch {
-	case positiveWords[w]:
-		p = 1
-	case negativeWords[w]:
-		p = -1
-	}
-	prev := word(toks, i-1)
-	switch w {
-	case "short", "behind":
-		if prev == "falls" || prev == "fall" || prev == "fell" || prev == "lags" {
-			p = -1
-		}
-	case "fees", "costs", "charges":
-		if prev == "hidden" || prev == "extra" || prev == "high" {
-			p = -1
-		}
-	case "out":
-		if prev == "stands" || prev == "stand" {
-			p = 1
-		}
-	case "climbs", "climb", "rises", "rise", "jumps", "jump", "increase", "increases", "extra":
-		if prev == "pricing" || prev == "prices" || prev == "price" || prev == "costs" || prev == "cost" || w == "increases" || w == "increase" {
-			p = -1
-		}
-	case "more":
-		if prev == "costs" || prev == "cost" || prev == "charges" || prev == "charge" {
-			p = -1
-		}
-	case "rated", "regarded", "reviewed":
-		if prev == "highly" || prev == "well" || prev == "top" {
-			p = 1
-		}
-	case "little":
-		if prev != "a" {
-			p = -1
-		}
-	case "marks":
-		if prev == "high" {
-			p = 1
-		}
-	case "hot":
-		if prev == "sleep" || prev == "sleeps" || prev == "run" || prev == "runs" {
-			p = -1
-		}
-	}
-	// "Top options", "Popular options include": no praise of an option.
-	if neutralLeadWords[w] && optionNouns[word(toks, i+1)] {
-		p = 0
-	}
-	if p != 0 && negated(toks, i) {
-		p = -p
-	}
-	return p
-}
-
-var optionNouns = wordSet(`option options choice choices pick picks contender contenders provider providers tool tools
-	brand brands alternative alternatives platform platforms app apps service services product products`)
-
-// leadInTone is the stance an option line takes from its lead-in or
-// heading: endorsing ("Good low-cost picks", "worth a look"), critical
-// ("to avoid"), or none ("Top options", "Popular options include").
-func (e *extraction) leadInTone(l line) int {
-	intro := l.intro
-	if l.kind != lineItem || intro < 0 {
-		intro = l.heading
-	}
-	if intro < 0 {
-		return 0
-	}
-	il := e.d.lines[intro]
-	toks := tokenize(e.d.text, il.start, il.end)
-	score := 0
-	for i, t := range toks {
-		if t.punct || neutralLeadWords[t.w] {
-			continue
-		}
-		score += polarity(toks, i)
-	}
-	if score == 0 && il.kind == lineItem && il.intro >= 0 {
-		return e.leadInTone(il)
-	}
-	return sign(score)
-}
-
-// conditional reports whether the sentence restricts its claim about the
-// brand at k to a reader situation: a cue in the brand's clauses or in a
-// clause about no brand ("If you need X, …").
-func (e *extraction) conditional(v *sentenceView, k int) bool {
-	toks := v.toks
-	brand := v.brandAt[k]
-	about := make([]int, len(v.kind))
-	for ci := range about {
-		about[ci] = -1
-	}
-	for i, b := range v.brandAt {
-		if b >= 0 && about[v.clause[i]] != brand {
-			about[v.clause[i]] = b
-		}
-	}
-	// A clause without a brand continues the one before it.
-	for ci := 1; ci < len(about); ci++ {
-		if about[ci] < 0 && about[ci-1] >= 0 && v.kind[ci] != 0 {
-			about[ci] = about[ci-1]
-		}
-	}
-	for i := range toks {
-		if a := about[v.clause[i]]; a >= 0 && a != brand {
-			continue
-		}
-		if conditionalCue(toks, i) {
-			return true
-		}
-	}
-	return false
-}
-
-// conditionalCue reports whether token i restricts a claim to a reader
-// situation.
-func conditionalCue(toks []token, i int) bool {
-	t := toks[i]
-	switch t.w {
-	case "if":
-		if w := word(toks, i-1); w != "as" && w != "even" && w != "what" {
-			return true
-		}
-	case "unless", "depending", "whenever":
-		return true
-	case "when":
-		if w := word(toks, i+1); w == "you" || w == "your" {
-			return true
-		}
-	case "long":
-		if word(toks, i-1) == "as" && word(toks, i+1) == "as" {
-			return true
-		}
-	case "for":
-		switch word(toks, i-1) {
-		case "best", "better", "ideal", "suited":
-			return true
-		}
-		for k := i + 1; k < len(toks) && k-i <= 4 && !toks[k].punct; k++ {
-			switch word(toks, k) {
-			case "that", "who", "whose", "with", "looking", "needing", "wanting", "seeking", "requiring":
-				return k > i+1
-			}
-		}
-	case "to":
-		if word(toks, i-1) == "suited" {
-			return true
-		}
-	case "who":
-		switch word(toks, i-1) {
-		case "those", "people", "anyone", "users", "buyers", "teams":
-			return true
-		}
-	}
-	return false
-}
-
-// unitOfView returns the sentence a view was built for.
-func (e *extraction) unitOfView(v *sentenceView) int {
-	for ui, x := range e.views {
-		if x == v {
-			return ui
-		}
-	}
-	return -1
 }

@@ -89,13 +89,6 @@ func (e *extraction) leadsLine(pos int) bool {
 	return lead >= 0 && toks[lead].start == pos && (l.kind != lineParagraph || l.boldLead)
 }
 
-var weekdays = wordSet(`monday tuesday wednesday thursday friday saturday sunday`)
-
-// functionWords join or relate words; after a name they show it is used as
-// one ("Square for Restaurants").
-var functionWords = wordSet(`for and or of in on with to at by from vs versus than as but nor so if
-	which who that while where when`)
-
 // tokenAt returns the token starting at or covering rune offset pos.
 func tokenAt(toks []token, pos int) int {
 	for i, t := range toks {

@@ -118,14 +118,6 @@ func (e *extraction) isNameToken(t token, first bool) bool {
 	return !first && (unicode.IsDigit(rs[0]) || hasDigit(rs))
 }
 
-// possessiveNameNouns end names built on a possessive ("Carter's Workshop",
-// "Miller's Supply"); other words after a possessive are its product
-// ("Apple's AirPods").
-var possessiveNameNouns = wordSet(`workshop supply toolkit desk bench ledger kitchen garden bakery crate co
-	company store shop market place`)
-
-var nameConnectors = wordSet(`of de del la le du des van von der da di & + y et und`)
-
 // phrases returns the candidate phrases of sentence ui.
 func (e *extraction) phrases(ui int) []phrase {
 	if ps, ok := e.phraseCache[ui]; ok {
@@ -334,9 +326,6 @@ func (e *extraction) headerCells(h line, accept func(string)) {
 	}
 }
 
-var featureHeaders = wordSet(`feature features criteria criterion aspect category metric spec specs
-	specification specifications attribute factor capability comparison`)
-
 // cueBefore reports whether a cue that names brands next stands right
 // before the phrase, or before the enumeration it is part of.
 func (e *extraction) cueBefore(ui int, p phrase) bool {
@@ -400,8 +389,6 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 		k = j
 	}
 }
-
-var feelsLike = wordSet(`feel feels felt look looks looked would i you we they seem seems sound sounds`)
 
 // prevItem returns the first token of the enumeration item before token k
 // ("A, B and C": from C to B), -1 when k follows no item.
@@ -510,166 +497,3 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	}
 	return predicateVerbs[next] && next != "also" || next == "also" && predicateVerbs[word(toks, p.to+1)]
 }
-
-// titleName reports whether a lead of ordinary words is a name all the
-// same: two words or more, every one capitalised, none a label or an
-// attribute ("Help Scout", "Home Chef", not "Customer Support", "Best
-// Overall", "Ease of Use").
-func (e *extraction) titleName(p phrase) bool {
-	if p.label || p.rejected {
-		return false
-	}
-	toks := e.tokens(p.unit)
-	if p.to-p.from < 2 {
-		return false
-	}
-	corporate := corporateWords[toks[p.to-1].w]
-	for _, t := range toks[p.from:p.to] {
-		rs := e.d.text[t.start:t.end]
-		if t.punct || !capitalised(rs) || labelWords[t.w] || attributeWord(t.w) && !corporate || properNames[t.w] && !corporate || stopNames[t.w] {
-			return false
-		}
-	}
-	return true
-}
-
-// attributeWord reports whether w names a quality or a part of a product
-// rather than a thing: "support", "pricing", "reliability", "design".
-func attributeWord(w string) bool {
-	if attributeNouns[w] {
-		return true
-	}
-	for _, suf := range []string{"tion", "sion", "ity", "ment", "ness", "ance", "ence", "ing", "ics", "ship"} {
-		if strings.HasSuffix(w, suf) && len(w) > len(suf)+2 {
-			return true
-		}
-	}
-	return false
-}
-
-var attributeNouns = wordSet(`support service services price prices cost costs features feature integrations security
-	privacy design quality value speed battery display camera comfort warranty setup interface reporting
-	automation fees plan plans tier tiers app apps ease use overall verdict summary takeaways extras range
-	size weight fit taste flavor flavour texture noise sound`)
-
-// capitalisedAfterFirst reports whether a phrase of ordinary words in a
-// paragraph has capitals past its first word ("State Farm is"), which a
-// sentence start does not explain, and names no place.
-func (e *extraction) capitalisedAfterFirst(ui int, p phrase) bool {
-	toks := e.tokens(ui)
-	if p.to-p.from < 2 || e.d.lines[e.d.units[ui].line].kind != lineParagraph || e.inBold(toks[p.from].start) {
-		return false
-	}
-	for _, t := range toks[p.from:p.to] {
-		if properNames[t.w] || stopNames[t.w] || !capitalised(e.d.text[t.start:t.end]) {
-			return false
-		}
-	}
-	return true
-}
-
-// companyName is the brand a phrase names, at company level. A product
-// name gives its maker: model numbers and product words go ("Moz Pro",
-// "Gel-Kayano 31"), and the first word stays when the rest names a product
-// ("Zoho CRM", "Bissell SpinWave", "CeraVe Moisturizing Cream") or the first
-// word is written alone elsewhere. Names ending in a company word ("O'Connell
-// Analytics", "Speakeasy Labs"), joined by "&" or "of", or made of ordinary
-// words ("Kicking Horse", "Capital One") stay whole.
-func (e *extraction) companyName(p phrase) string {
-	d := e.d
-	toks := e.tokens(p.unit)
-	ts := toks[p.from:p.to]
-	text := func(t token) []rune { return d.text[t.start:t.end] }
-	n := len(ts)
-	model := false
-	for n > 1 {
-		rs := text(ts[n-1])
-		if productWords[ts[n-1].w] && n == 2 && isCommonWord(ts[0].w) {
-			break // "Capital One"
-		}
-		if corporateWords[ts[n-1].w] {
-			break // "O'Neill HQ"
-		}
-		if hasDigit(rs) || productWords[ts[n-1].w] || len(rs) <= 4 && strings.ToUpper(string(rs)) == string(rs) && !unicode.IsDigit(rs[0]) {
-			n--
-			model = true
-			continue
-		}
-		break
-	}
-	ts = ts[:n]
-	first := 1
-	if len(ts) > 1 && (ts[0].w == "la" || ts[0].w == "le" || ts[0].w == "el" || ts[0].w == "los") {
-		first = 2 // "La Roche-Posay"
-	}
-	if len(ts) > first {
-		head, second := ts[first-1], ts[first]
-		rest := ts[first:]
-		switch {
-		case camelCase(text(second)) && !head.poss:
-			ts = ts[:first] // "Apple MacBook", "Bissell SpinWave"
-		case model && !isCommonWord(head.w) && !head.poss && !nameConnectors[second.w]:
-			ts = ts[:first] // "Honeywell Home T9"
-		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:
-		case isCommonWord(head.w):
-		case productWords[second.w], len(rest) >= 2, !isCommonWord(second.w):
-			// "Kia Ceed Sportswagon", "CeraVe Moisturizing Cream", "Nike Pegasus"
-			ts = ts[:first]
-		case e.writtenAlone(text(head), second.w):
-			ts = ts[:first]
-		}
-	}
-	return string(d.text[ts[0].start:ts[len(ts)-1].end])
-}
-
-// writtenAlone reports whether a word is written as a name elsewhere in the
-// answer without the word that follows it here ("Zoho" or "Zoho Desk"
-// beside "Zoho CRM").
-func (e *extraction) writtenAlone(w []rune, next string) bool {
-	text := e.d.text
-	for i := 0; i+len(w) <= len(text); i++ {
-		if string(text[i:i+len(w)]) != string(w) || i > 0 && isWordRune(text[i-1]) || i+len(w) < len(text) && isWordRune(text[i+len(w)]) {
-			continue
-		}
-		toks := tokenize(text, i+len(w), min(len(text), i+len(w)+30))
-		if len(toks) == 0 || toks[0].w != next {
-			return true
-		}
-	}
-	return false
-}
-
-// isTrackedName reports whether a recognised name is or holds a configured
-// name, or is a piece of one ("Cloud" of "Acme Cloud").
-func (e *extraction) isTrackedName(name string) bool {
-	rs := []rune(name)
-	f := foldRunes(rs)
-	if len(e.m.find(rs, f)) > 0 {
-		return true
-	}
-	for _, p := range e.m.patterns {
-		if !p.domain && len(p.folded) > len(f) && containsWord(p.folded, f) {
-			return true
-		}
-	}
-	return false
-}
-
-// containsWord reports whether needle occurs in hay at word boundaries.
-func containsWord(hay, needle []rune) bool {
-	for i := 0; i+len(needle) <= len(hay); i++ {
-		if string(hay[i:i+len(needle)]) == string(needle) &&
-			(i == 0 || !isWordRune(hay[i-1])) && (i+len(needle) == len(hay) || !isWordRune(hay[i+len(needle)])) {
-			return true
-		}
-	}
-	return false
-}
-
-// leadingFunctionWords are dropped from the start of a name phrase.
-var leadingFunctionWords = wordSet(`the a an like unlike including include includes for with try use using choose
-	consider pick both either neither if while although though when whereas and or but also even only just compared
-	versus vs between from to in on at by of as via per than about then so because since our my your their its his
-	her this that these those some many most all any each every other another such what which who why how where here
-	there get go see check visit explore opt prefer prefers meanwhile plus top best avoid skip comparing compared
-	according using`)

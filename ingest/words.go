@@ -336,3 +336,51 @@ var predicateVerbs = wordSet(`drew earned received faced published publishes not
 // neutralLeadWords praise nothing in a list's lead-in ("Top options",
 // "Popular options include").
 var neutralLeadWords = wordSet(`top popular main common leading most more major key`)
+
+var weekdays = wordSet(`monday tuesday wednesday thursday friday saturday sunday`)
+
+// functionWords join or relate words; after a name they show it is used as
+// one ("Square for Restaurants").
+var functionWords = wordSet(`for and or of in on with to at by from vs versus than as but nor so if
+	which who that while where when`)
+
+var negators = wordSet(`not no never without hardly barely nor neither cannot lacks lack lacking nothing isn't aren't`)
+
+var comparatives = wordSet(`cheaper pricier costlier better worse faster slower lighter heavier softer firmer
+	bouncier brighter stronger weaker easier harder smoother larger smaller bigger quieter louder simpler nicer
+	longer shorter newer safer sturdier warmer cooler thinner thicker lower higher fewer`)
+
+var comparativeFillers = wordSet(`a an the slightly much far even noticeably significantly generally usually often
+	sometimes bit lot way also still considerably somewhat marginally`)
+
+var comparativeLeads = wordSet(`is are be being was were feels feel runs run gets get looks look seems sounds and but
+	or offers offer has have gives give delivers deliver provides provide it's`)
+
+var optionNouns = wordSet(`option options choice choices pick picks contender contenders provider providers tool tools
+	brand brands alternative alternatives platform platforms app apps service services product products`)
+
+// possessiveNameNouns end names built on a possessive ("Carter's Workshop",
+// "Miller's Supply"); other words after a possessive are its product
+// ("Apple's AirPods").
+var possessiveNameNouns = wordSet(`workshop supply toolkit desk bench ledger kitchen garden bakery crate co
+	company store shop market place`)
+
+var nameConnectors = wordSet(`of de del la le du des van von der da di & + y et und`)
+
+var featureHeaders = wordSet(`feature features criteria criterion aspect category metric spec specs
+	specification specifications attribute factor capability comparison`)
+
+var feelsLike = wordSet(`feel feels felt look looks looked would i you we they seem seems sound sounds`)
+
+var attributeNouns = wordSet(`support service services price prices cost costs features feature integrations security
+	privacy design quality value speed battery display camera comfort warranty setup interface reporting
+	automation fees plan plans tier tiers app apps ease use overall verdict summary takeaways extras range
+	size weight fit taste flavor flavour texture noise sound`)
+
+// leadingFunctionWords are dropped from the start of a name phrase.
+var leadingFunctionWords = wordSet(`the a an like unlike including include includes for with try use using choose
+	consider pick both either neither if while although though when whereas and or but also even only just compared
+	versus vs between from to in on at by of as via per than about then so because since our my your their its his
+	her this that these those some many most all any each every other another such what which who why how where here
+	there get go see check visit explore opt prefer prefers meanwhile plus top best avoid skip comparing compared
+	according using`)

@@ -1,0 +1,159 @@
+package ingest
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Naming recognised brands: which capitalised phrases are names although
+// made of ordinary words, and the company a product name belongs to.
+
+// titleName reports whether a lead of ordinary words is a name all the
+// same: two words or more, every one capitalised, none a label or an
+// attribute ("Help Scout", "Home Chef", not "Customer Support", "Best
+// Overall", "Ease of Use").
+func (e *extraction) titleName(p phrase) bool {
+	if p.label || p.rejected {
+		return false
+	}
+	toks := e.tokens(p.unit)
+	if p.to-p.from < 2 {
+		return false
+	}
+	corporate := corporateWords[toks[p.to-1].w]
+	for _, t := range toks[p.from:p.to] {
+		rs := e.d.text[t.start:t.end]
+		if t.punct || !capitalised(rs) || labelWords[t.w] || attributeWord(t.w) && !corporate || properNames[t.w] && !corporate || stopNames[t.w] {
+			return false
+		}
+	}
+	return true
+}
+
+// attributeWord reports whether w names a quality or a part of a product
+// rather than a thing: "support", "pricing", "reliability", "design".
+func attributeWord(w string) bool {
+	if attributeNouns[w] {
+		return true
+	}
+	for _, suf := range []string{"tion", "sion", "ity", "ment", "ness", "ance", "ence", "ing", "ics", "ship"} {
+		if strings.HasSuffix(w, suf) && len(w) > len(suf)+2 {
+			return true
+		}
+	}
+	return false
+}
+
+// capitalisedAfterFirst reports whether a phrase of ordinary words in a
+// paragraph has capitals past its first word ("State Farm is"), which a
+// sentence start does not explain, and names no place.
+func (e *extraction) capitalisedAfterFirst(ui int, p phrase) bool {
+	toks := e.tokens(ui)
+	if p.to-p.from < 2 || e.d.lines[e.d.units[ui].line].kind != lineParagraph || e.inBold(toks[p.from].start) {
+		return false
+	}
+	for _, t := range toks[p.from:p.to] {
+		if properNames[t.w] || stopNames[t.w] || !capitalised(e.d.text[t.start:t.end]) {
+			return false
+		}
+	}
+	return true
+}
+
+// companyName is the brand a phrase names, at company level. A product
+// name gives its maker: model numbers and product words go ("Moz Pro",
+// "Gel-Kayano 31"), and the first word stays when the rest names a product
+// ("Zoho CRM", "Bissell SpinWave", "CeraVe Moisturizing Cream") or the first
+// word is written alone elsewhere. Names ending in a company word ("O'Connell
+// Analytics", "Speakeasy Labs"), joined by "&" or "of", or made of ordinary
+// words ("Kicking Horse", "Capital One") stay whole.
+func (e *extraction) companyName(p phrase) string {
+	d := e.d
+	toks := e.tokens(p.unit)
+	ts := toks[p.from:p.to]
+	text := func(t token) []rune { return d.text[t.start:t.end] }
+	n := len(ts)
+	model := false
+	for n > 1 {
+		rs := text(ts[n-1])
+		if productWords[ts[n-1].w] && n == 2 && isCommonWord(ts[0].w) {
+			break // "Capital One"
+		}
+		if corporateWords[ts[n-1].w] {
+			break // "O'Neill HQ"
+		}
+		if hasDigit(rs) || productWords[ts[n-1].w] || len(rs) <= 4 && strings.ToUpper(string(rs)) == string(rs) && !unicode.IsDigit(rs[0]) {
+			n--
+			model = true
+			continue
+		}
+		break
+	}
+	ts = ts[:n]
+	first := 1
+	if len(ts) > 1 && (ts[0].w == "la" || ts[0].w == "le" || ts[0].w == "el" || ts[0].w == "los") {
+		first = 2 // "La Roche-Posay"
+	}
+	if len(ts) > first {
+		head, second := ts[first-1], ts[first]
+		rest := ts[first:]
+		switch {
+		case camelCase(text(second)) && !head.poss:
+			ts = ts[:first] // "Apple MacBook", "Bissell SpinWave"
+		case model && !isCommonWord(head.w) && !head.poss && !nameConnectors[second.w]:
+			ts = ts[:first] // "Honeywell Home T9"
+		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:
+		case isCommonWord(head.w):
+		case productWords[second.w], len(rest) >= 2, !isCommonWord(second.w):
+			// "Kia Ceed Sportswagon", "CeraVe Moisturizing Cream", "Nike Pegasus"
+			ts = ts[:first]
+		case e.writtenAlone(text(head), second.w):
+			ts = ts[:first]
+		}
+	}
+	return string(d.text[ts[0].start:ts[len(ts)-1].end])
+}
+
+// writtenAlone reports whether a word is written as a name elsewhere in the
+// answer without the word that follows it here ("Zoho" or "Zoho Desk"
+// beside "Zoho CRM").
+func (e *extraction) writtenAlone(w []rune, next string) bool {
+	text := e.d.text
+	for i := 0; i+len(w) <= len(text); i++ {
+		if string(text[i:i+len(w)]) != string(w) || i > 0 && isWordRune(text[i-1]) || i+len(w) < len(text) && isWordRune(text[i+len(w)]) {
+			continue
+		}
+		toks := tokenize(text, i+len(w), min(len(text), i+len(w)+30))
+		if len(toks) == 0 || toks[0].w != next {
+			return true
+		}
+	}
+	return false
+}
+
+// isTrackedName reports whether a recognised name is or holds a configured
+// name, or is a piece of one ("Cloud" of "Acme Cloud").
+func (e *extraction) isTrackedName(name string) bool {
+	rs := []rune(name)
+	f := foldRunes(rs)
+	if len(e.m.find(rs, f)) > 0 {
+		return true
+	}
+	for _, p := range e.m.patterns {
+		if !p.domain && len(p.folded) > len(f) && containsWord(p.folded, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsWord reports whether needle occurs in hay at word boundaries.
+func containsWord(hay, needle []rune) bool {
+	for i := 0; i+len(needle) <= len(hay); i++ {
+		if string(hay[i:i+len(needle)]) == string(needle) &&
+			(i == 0 || !isWordRune(hay[i-1])) && (i+len(needle) == len(hay) || !isWordRune(hay[i+len(needle)])) {
+			return true
+		}
+	}
+	return false
+}

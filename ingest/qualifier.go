@@ -1,0 +1,79 @@
+package ingest
+
+// Qualifier: whether the claim about a brand is restricted to a reader
+// situation ("if you need…", "for teams that…", "best for X").
+
+// conditional reports whether the sentence restricts its claim about the
+// brand at k to a reader situation: a cue in the brand's clauses or in a
+// clause about no brand ("If you need X, …").
+func (e *extraction) conditional(v *sentenceView, k int) bool {
+	toks := v.toks
+	brand := v.brandAt[k]
+	about := make([]int, len(v.kind))
+	for ci := range about {
+		about[ci] = -1
+	}
+	for i, b := range v.brandAt {
+		if b >= 0 && about[v.clause[i]] != brand {
+			about[v.clause[i]] = b
+		}
+	}
+	// A clause without a brand continues the one before it.
+	for ci := 1; ci < len(about); ci++ {
+		if about[ci] < 0 && about[ci-1] >= 0 && v.kind[ci] != 0 {
+			about[ci] = about[ci-1]
+		}
+	}
+	for i := range toks {
+		if a := about[v.clause[i]]; a >= 0 && a != brand {
+			continue
+		}
+		if conditionalCue(toks, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// conditionalCue reports whether token i restricts a claim to a reader
+// situation.
+func conditionalCue(toks []token, i int) bool {
+	t := toks[i]
+	switch t.w {
+	case "if":
+		if w := word(toks, i-1); w != "as" && w != "even" && w != "what" {
+			return true
+		}
+	case "unless", "depending", "whenever":
+		return true
+	case "when":
+		if w := word(toks, i+1); w == "you" || w == "your" {
+			return true
+		}
+	case "long":
+		if word(toks, i-1) == "as" && word(toks, i+1) == "as" {
+			return true
+		}
+	case "for":
+		switch word(toks, i-1) {
+		case "best", "better", "ideal", "suited":
+			return true
+		}
+		for k := i + 1; k < len(toks) && k-i <= 4 && !toks[k].punct; k++ {
+			switch word(toks, k) {
+			case "that", "who", "whose", "with", "looking", "needing", "wanting", "seeking", "requiring":
+				return k > i+1
+			}
+		}
+	case "to":
+		if word(toks, i-1) == "suited" {
+			return true
+		}
+	case "who":
+		switch word(toks, i-1) {
+		case "those", "people", "anyone", "users", "buyers", "teams":
+			return true
+		}
+	}
+	return false
+}

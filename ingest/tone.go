@@ -1,0 +1,205 @@
+package ingest
+
+// Tone: the answer's stance toward a brand in the sentence of its first
+// mention (see classify.go for where it is decided from).
+
+// tone is the stance toward the brand at k: the clauses that name it and
+// the clauses after them up to one naming another brand; the clause after
+// "but" decides, clauses after "though" are left out. A list item's lead
+// brand also owns the clauses before it ("Powerful, but …").
+func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
+	toks := v.toks
+	brand := v.brandAt[k]
+	owner := make([]int, len(v.kind)) // brand a clause is about, -1 none, -2 several
+	for ci := range owner {
+		owner[ci] = -1
+	}
+	for i, b := range v.brandAt {
+		if b < 0 {
+			continue
+		}
+		switch c := v.clause[i]; owner[c] {
+		case -1, b:
+			owner[c] = b
+		default:
+			owner[c] = -2
+		}
+	}
+	mine := make([]bool, len(v.kind))
+	cur := -1
+	for ci := range owner {
+		if owner[ci] != -1 {
+			cur = owner[ci]
+		}
+		mine[ci] = cur == brand || owner[ci] == -2 && ci == v.clause[k]
+	}
+	if lead {
+		for ci := 0; ci < len(owner) && owner[ci] == -1; ci++ {
+			mine[ci] = true
+		}
+	}
+	c := v.clause[k]
+	main, but := 0, 0
+	cond := -1 // clause of a running "if" clause: the reader's need, not the brand
+	for i := range toks {
+		ci := v.clause[i]
+		switch toks[i].w {
+		case "if", "unless", "when", "whenever":
+			cond = ci
+		}
+		if !mine[ci] || ci == cond {
+			continue
+		}
+		p := polarity(toks, i)
+		if p == 0 {
+			continue
+		}
+		if afterThan(toks, i, k) {
+			p = -p
+		}
+		if objectOfComparison(toks, i, k) {
+			continue // "the most complete alternative to Google Analytics"
+		}
+		switch {
+		case v.kind[ci] == 'b' && (ci > c || ci == c && ci > 0 && mine[ci-1]):
+			but += p
+		case v.kind[ci] == 't' && ci != c:
+		default:
+			main += p
+		}
+	}
+	if but != 0 {
+		return sign(but)
+	}
+	return sign(main)
+}
+
+// afterThan reports whether the brand at k stands after "than" following
+// the cue at i: the comparative counts the other way for it.
+func afterThan(toks []token, i, k int) bool {
+	if k <= i {
+		return false
+	}
+	for j := i + 1; j < k; j++ {
+		if toks[j].w == "than" {
+			return true
+		}
+	}
+	return false
+}
+
+// objectOfComparison reports whether the brand at k is what the cue at i
+// is measured against ("alternative to X", "compared with X"): the cue
+// describes the other side.
+func objectOfComparison(toks []token, i, k int) bool {
+	if k <= i {
+		return false
+	}
+	for j := i + 1; j < k; j++ {
+		if toks[j].w == "to" || toks[j].w == "with" {
+			switch word(toks, j-1) {
+			case "alternative", "alternatives", "compared", "similar", "comparable", "relative":
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+// polarity of token i: +1 praise, -1 criticism, 0 none; a negator flips it.
+func polarity(toks []token, i int) int {
+	w := word(toks, i)
+	if w == "" {
+		return 0
+	}
+	p := 0
+	switch {
+	case positiveWords[w]:
+		p = 1
+	case negativeWords[w]:
+		p = -1
+	}
+	prev := word(toks, i-1)
+	switch w {
+	case "short", "behind":
+		if prev == "falls" || prev == "fall" || prev == "fell" || prev == "lags" {
+			p = -1
+		}
+	case "fees", "costs", "charges":
+		if prev == "hidden" || prev == "extra" || prev == "high" {
+			p = -1
+		}
+	case "out":
+		if prev == "stands" || prev == "stand" {
+			p = 1
+		}
+	case "climbs", "climb", "rises", "rise", "jumps", "jump", "increase", "increases", "extra":
+		if prev == "pricing" || prev == "prices" || prev == "price" || prev == "costs" || prev == "cost" || w == "increases" || w == "increase" {
+			p = -1
+		}
+	case "more":
+		if prev == "costs" || prev == "cost" || prev == "charges" || prev == "charge" {
+			p = -1
+		}
+	case "rated", "regarded", "reviewed":
+		if prev == "highly" || prev == "well" || prev == "top" {
+			p = 1
+		}
+	case "little":
+		if prev != "a" {
+			p = -1
+		}
+	case "marks":
+		if prev == "high" {
+			p = 1
+		}
+	case "hot":
+		if prev == "sleep" || prev == "sleeps" || prev == "run" || prev == "runs" {
+			p = -1
+		}
+	}
+	// "Top options", "Popular options include": no praise of an option.
+	if neutralLeadWords[w] && optionNouns[word(toks, i+1)] {
+		p = 0
+	}
+	if p != 0 && negated(toks, i) {
+		p = -p
+	}
+	return p
+}
+
+// leadInTone is the stance an option line takes from its lead-in or
+// heading: endorsing ("Good low-cost picks", "worth a look"), critical
+// ("to avoid"), or none ("Top options", "Popular options include").
+func (e *extraction) leadInTone(l line) int {
+	intro := l.intro
+	if l.kind != lineItem || intro < 0 {
+		intro = l.heading
+	}
+	if intro < 0 {
+		return 0
+	}
+	il := e.d.lines[intro]
+	toks := tokenize(e.d.text, il.start, il.end)
+	score := 0
+	for i, t := range toks {
+		if t.punct || neutralLeadWords[t.w] {
+			continue
+		}
+		score += polarity(toks, i)
+	}
+	if score == 0 && il.kind == lineItem && il.intro >= 0 {
+		return e.leadInTone(il)
+	}
+	return sign(score)
+}
