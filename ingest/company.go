@@ -33,9 +33,10 @@ func (e *extraction) titleName(p phrase) bool {
 // attributeWord reports whether w names a quality or a part of a product
 // rather than a thing: "support", "pricing", "reliability", "design".
 func attributeWord(w string) bool {
-	if attributeNouns[w] {
+	if attributeNouns[w] || attributeNouns[strings.TrimSuffix(w, "s")] {
 		return true
 	}
+	w = strings.TrimSuffix(w, "s")
 	for _, suf := range []string{"tion", "sion", "ity", "ment", "ness", "ance", "ence", "ing", "ics", "ship"} {
 		if strings.HasSuffix(w, suf) && len(w) > len(suf)+2 {
 			return true
@@ -97,7 +98,13 @@ func (e *extraction) companyName(p phrase) string {
 	if len(ts) > first {
 		head, second := ts[first-1], ts[first]
 		rest := ts[first:]
+		connected := false
+		for _, t := range ts[first-1:] {
+			connected = connected || nameConnectors[t.w] || strings.Contains(t.w, "&")
+		}
 		switch {
+		case connected:
+			// "The Dental Clinic & GT Concept", "Bank of America"
 		case camelCase(text(second)) && !head.poss:
 			ts = ts[:first] // "Apple MacBook", "Bissell SpinWave"
 		case model && !isCommonWord(head.w) && !head.poss && !nameConnectors[second.w]:

@@ -155,6 +155,115 @@ func extractSampleJSON(t *testing.T, file string) map[string]any {
 
 // TestExtractSamples runs the extraction on real engine answers with
 // plausible brand sets.
+func TestExtractSamples(t *testing.T) {
+	t.Parallel()
+	type mention struct {
+		name string
+		rel  sightline.Relation
+	}
+	type citation struct {
+		domain     string
+		unresolved bool
+		rel        sightline.Relation
+	}
+	odontonova, dentalia := uuid.MustParse("0193a7e4-0000-7000-8000-0000000000a1"), uuid.MustParse("0193a7e4-0000-7000-8000-0000000000a2")
+	hubspot := uuid.MustParse("0193a7e4-0000-7000-8000-0000000000b1")
+	const (
+		own = sightline.RelationOwn
+		trk = sightline.RelationTrackedCompetitor
+		unt = sightline.RelationUntrackedCompetitor
+		no  = sightline.RelationNone
+	)
+	docs := func(key string) func(map[string]any) map[string]any {
+		return func(m map[string]any) map[string]any { return m[key].(map[string]any) }
+	}
+	cases := []struct {
+		name      string
+		file      string
+		pick      func(map[string]any) map[string]any
+		brands    Brands
+		mentions  []mention
+		citations []citation // nil: not checked
+	}{
+		{
+			// Spanish ChatGPT answer: list leads are the clinics (after a
+			// label, "Opción adicional: V&C Odontólogos"); questions are no
+			// options; the chip "(dentalia.com)" names a tracked domain.
+			name: "openai es", file: "openai-responses-web-search-es-sdk-dump.json",
+			brands: Brands{Own: Brand{Names: []string{"Clínica Miraflores"}, Domains: []string{"clinica-miraflores.com"}},
+				Competitors: []Competitor{
+					{ID: odontonova, Name: "Odontonova", Brand: Brand{Domains: []string{"centrodeimplantologiaodontonova.com"}}},
+					{ID: dentalia, Name: "Dentalia", Brand: Brand{Domains: []string{"dentalia.com"}}},
+				}},
+			mentions: []mention{{"Dental Clinic & GT Concept Asociados", unt}, {"Odontonova", trk}, {"Clínica Miraflores", own},
+				{"V&C Odontólogos", unt}, {"dentalia.com", trk}},
+			citations: []citation{{"limadentalrating.com", false, no}, {"centrodeimplantologiaodontonova.com", false, trk},
+				{"clinica-miraflores.com", false, own}, {"dentalia.com", false, trk}, {"spch.cl", false, no},
+				{"consalud.es", false, no}, {"thedentalclinic.pe", false, no}},
+		},
+		{
+			name: "perplexity without brands", file: "perplexity-sonar-chat.json",
+			brands: Brands{Own: Brand{Names: []string{"HDFC Bank"}, Domains: []string{"hdfcbank.com"}}},
+		},
+		{
+			// Clinics named by their link labels; references are Google
+			// viewer links, unresolved.
+			name: "serpapi ai mode", file: "serpapi-google-ai-mode.json",
+			brands:    Brands{Own: Brand{Names: []string{"Dental Pérez Yance"}, Domains: []string{"dentalperezyance.com"}}},
+			mentions:  []mention{{"Dr. Aldo Implants", unt}, {"Dental Pérez Yance", own}, {"Implantes Dentales Miraflores", unt}},
+			citations: []citation{{"google.com", true, no}, {"google.com", true, no}, {"google.com", true, no}},
+		},
+		{
+			name: "serpapi ai overview crm", file: "serpapi-google-inline-ai-overview.partial.json",
+			brands: Brands{Own: Brand{Names: []string{"Pipedrive"}, Domains: []string{"pipedrive.com"}},
+				Competitors: []Competitor{{ID: hubspot, Name: "HubSpot", Brand: Brand{Names: []string{"HubSpot CRM"}, Domains: []string{"hubspot.com"}}}}},
+			mentions:  []mention{{"HubSpot CRM", trk}, {"Pipedrive", own}, {"Zoho", unt}}, // at company level
+			citations: []citation{{"uschamber.com", false, no}},
+		},
+		{name: "docs labels", file: "serpapi-google-ai-overview-docs-examples.json", pick: docs("typical_result"), brands: extractBrands()},
+		{name: "docs steps", file: "serpapi-google-ai-overview-docs-examples.json", pick: docs("nested_lists"), brands: extractBrands()},
+		{name: "docs table", file: "serpapi-google-ai-overview-docs-examples.json", pick: docs("table"), brands: extractBrands()},
+		{name: "docs feature list", file: "serpapi-google-ai-overview-docs-examples.json", pick: docs("list_with_snippet_links"), brands: extractBrands()},
+		{
+			name: "docs suppliers", file: "serpapi-google-ai-overview-docs-examples.json", pick: docs("expandable_sections"), brands: extractBrands(),
+			mentions: []mention{{"Spocket", unt}, {"AliExpress", unt}, {"Modalyst", unt}, {"SaleHoo", unt}, {"Doba", unt},
+				{"Wholesale2B", unt}, {"Worldwide Brands", unt}},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			a := extractSampleAnswer(t, tc.file, tc.pick)
+			e := ExtractAnswer(tc.brands, a)
+			var got []mention
+			for i, m := range e.Mentions {
+				got = append(got, mention{m.BrandName, m.Relation})
+				if m.Position != i+1 || m.Sentence == "" || strings.Contains(m.Sentence, "**") || strings.Contains(m.Sentence, "](") ||
+					strings.Contains(m.Sentence, "\n") || strings.Contains(m.Sentence, "utm_source") {
+					t.Errorf("mention %+v: position or sentence", m)
+				}
+				if m.Relation == unt && (strings.Contains(m.BrandName, ".com") || strings.Contains(m.BrandName, "http")) {
+					t.Errorf("bogus brand %q from a link", m.BrandName)
+				}
+			}
+			if !slices.Equal(got, tc.mentions) {
+				t.Errorf("mentions\n got %v\nwant %v", got, tc.mentions)
+			}
+			if tc.citations != nil {
+				if len(e.Citations) != len(tc.citations) {
+					t.Fatalf("%d citations, want %d", len(e.Citations), len(tc.citations))
+				}
+				for i, w := range tc.citations {
+					c := e.Citations[i]
+					if c.Domain != w.domain || c.Unresolved != w.unresolved || c.Relation != w.rel || c.Position != i+1 || c.URL != a.Citations[i].URL {
+						t.Errorf("citation %d = %+v, want %+v", i+1, c, w)
+					}
+				}
+			}
+		})
+	}
+}
+
 func TestExtractSearch(t *testing.T) {
 	t.Parallel()
 	body := extractSampleJSON(t, "serpapi-google.json")

@@ -66,6 +66,7 @@ type doc struct {
 	units []unit
 	bold  []span
 	chips []span // labels of citation chips
+	links []span // labels of other links
 }
 
 var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Linkify))
@@ -301,6 +302,8 @@ func (b *builder) inlines(n ast.Node) {
 			b.inlines(c)
 			if isChipLink(c, b.src) {
 				b.d.chips = append(b.d.chips, trimSpan(b.d.text, at, len(b.d.text)))
+			} else if len(b.d.text) > at {
+				b.d.links = append(b.d.links, trimSpan(b.d.text, at, len(b.d.text)))
 			}
 		case *ast.AutoLink:
 			if c.AutoLinkType == ast.AutoLinkURL {

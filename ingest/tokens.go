@@ -102,9 +102,10 @@ func mixedCase(rs []rune) bool {
 // ("SpinWave", "MacBook"), unlike an acronym ("HQ").
 func camelCase(rs []rune) bool {
 	lower, upper := false, false
-	for _, r := range rs[1:] {
+	for i := 1; i < len(rs); i++ {
+		r := rs[i]
 		lower = lower || unicode.IsLower(r)
-		upper = upper || unicode.IsUpper(r)
+		upper = upper || unicode.IsUpper(r) && rs[i-1] != '-' // "Object-Oriented" is two words
 	}
 	return lower && upper
 }

@@ -44,20 +44,41 @@ func (e *extraction) recogniseUntracked() []string {
 	d := e.d
 	// Lists and tables of brands: most leads are brands.
 	leads := map[int][]phrase{} // list -> lead phrases
+	var headings []phrase
+	namedAtLevel := map[int]int{} // heading level -> headings led by a name
 	for ui, u := range d.units {
 		l := d.lines[u.line]
 		if u.start != l.start {
 			continue
 		}
 		if p, ok := e.lead(ui); ok {
-			if l.kind == lineItem || l.kind == lineRow {
+			switch {
+			case l.kind == lineItem || l.kind == lineRow:
 				leads[l.list] = append(leads[l.list], p)
-			} else if !p.ordinary || e.titleName(p) {
+			case l.kind == lineHeading:
+				headings = append(headings, p)
+				namedAtLevel[l.level]++
+			case (!p.ordinary || e.titleName(p)) && !p.rejected && !e.gerund(p):
 				accept(e.companyName(p))
 			}
 		}
 	}
-	for _, ps := range leads {
+	// A heading names an option when numbered ("### 2. Beehiiv"), set
+	// against another ("## A vs B") or one of several sibling headings that
+	// each lead with a name; a lone title ("Dropshipping Suppliers") does not.
+	for _, p := range headings {
+		l := d.lines[d.units[p.unit].line]
+		toks := e.tokens(p.unit)
+		numbered := p.from > 0 && allDigits(toks[p.from-1].w) || p.from > 1 && toks[p.from-1].w == "." && allDigits(toks[p.from-2].w)
+		vs := p.to < len(toks) && (toks[p.to].w == "vs" || toks[p.to].w == "versus")
+		if (numbered || vs || namedAtLevel[l.level] >= 2) && (!p.ordinary || e.titleName(p)) && !p.rejected && !e.gerund(p) && !p.tracked {
+			accept(e.companyName(p))
+		}
+	}
+	for list, ps := range leads {
+		if !e.rowsAreOptions(list, ps) {
+			continue
+		}
 		brands := 0
 		for _, p := range ps {
 			if !p.ordinary || p.tracked || e.titleName(p) {
@@ -66,7 +87,7 @@ func (e *extraction) recogniseUntracked() []string {
 		}
 		lenient := brands >= 2 && brands*2 >= len(ps)
 		for _, p := range ps {
-			if !p.tracked && (!p.ordinary || e.titleName(p) || lenient && !p.label) {
+			if !p.tracked && !p.rejected && (!p.ordinary || e.titleName(p) || lenient && !p.label) {
 				accept(e.companyName(p))
 			}
 		}
@@ -74,6 +95,11 @@ func (e *extraction) recogniseUntracked() []string {
 	for _, h := range d.lines {
 		if h.kind == lineHeader {
 			e.headerCells(h, accept)
+		}
+	}
+	for _, l := range d.links {
+		if name, ok := e.linkName(l); ok {
+			accept(name)
 		}
 	}
 	for pass := 0; pass < 2; pass++ {
@@ -258,9 +284,29 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 		return phrase{}, false
 	}
 	toks := e.tokens(ui)
-	p := ps[0]
 	lead := firstWord(toks)
-	if lead < 0 || p.from > lead+1 {
+	if lead < 0 || lead > 0 && (toks[lead-1].w == "¿" || toks[lead-1].w == "¡") || toks[len(toks)-1].w == "?" {
+		return phrase{}, false // a question is no option
+	}
+	p := ps[0]
+	// "Opción adicional: V&C Odontólogos", "Best overall: Gorgias": a short
+	// label before a colon gives way to what follows it.
+	if colon := labelColon(toks, lead); colon > 0 && colon+1 < len(toks) && (p.to != colon || p.ordinary || p.label) {
+		for _, q := range ps {
+			if q.from == colon+1 {
+				p, lead = q, colon+1
+			}
+		}
+	}
+	if p.from > lead+1 {
+		return phrase{}, false
+	}
+	// A lead is followed by a separator, a parenthesis, the end or a verb;
+	// "Inflation projections have eased" is prose.
+	if p.to < len(toks) && !toks[p.to].punct && !e.inBold(toks[p.from].start) && !predicateVerbs[toks[p.to].w] {
+		return phrase{}, false
+	}
+	if e.labelLike(p) {
 		return phrase{}, false
 	}
 	if l.kind == lineRow && len(l.cells) > 0 && toks[p.to-1].end > l.cells[0].end {
@@ -287,6 +333,97 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 	return p, true
 }
 
+// rowsAreOptions reports whether the leads of a list or table name
+// options: always for a list; for a table when its header's first cell
+// names what rows are ("Tool", "Brand", empty) or a row leads with a
+// tracked brand.
+func (e *extraction) rowsAreOptions(list int, ps []phrase) bool {
+	d := e.d
+	for _, l := range d.lines {
+		if l.list != list || l.kind != lineHeader {
+			continue
+		}
+		if len(l.cells) == 0 || l.cells[0].start > l.start {
+			return true
+		}
+		if entityHeaders[strings.ToLower(strings.TrimSpace(string(d.text[l.cells[0].start:l.cells[0].end])))] {
+			return true
+		}
+		for _, p := range ps {
+			if p.tracked {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// linkName returns a link label that is a name ("[Dr. Aldo
+// Implants](https://…)"): capitalised words, connectors and initials only,
+// no publisher, label or site address.
+func (e *extraction) linkName(l span) (string, bool) {
+	text := e.d.text[l.start:l.end]
+	toks := tokenize(text, 0, len(text))
+	if len(toks) == 0 || len(toks) > 8 || strings.Contains(string(text), ".com") || strings.Contains(string(text), "://") {
+		return "", false
+	}
+	var words []string
+	ordinary := true
+	for _, t := range toks {
+		rs := text[t.start:t.end]
+		switch {
+		case t.punct && t.w == ".":
+		case t.punct, !capitalised(rs) && !nameConnectors[t.w]:
+			return "", false
+		default:
+			words = append(words, t.w)
+			ordinary = ordinary && (isCommonWord(t.w) || nameConnectors[t.w] || personRoles[t.w])
+		}
+	}
+	joined := strings.Join(words, "_")
+	if ordinary || publishers[joined] || labelWords[joined] || stopOnly(words) || e.isTrackedName(string(text)) {
+		return "", false
+	}
+	return cleanName(string(text)), true
+}
+
+// gerund reports whether a phrase is one word ending in "-ing"
+// ("Dropshipping", "Onboarding"): an activity, not a brand.
+func (e *extraction) gerund(p phrase) bool {
+	return p.to-p.from == 1 && strings.HasSuffix(e.tokens(p.unit)[p.from].w, "ing")
+}
+
+// labelColon returns the colon ending a short label at the start of a
+// sentence ("Opción adicional:", "Budget pick:"), 0 when none.
+func labelColon(toks []token, lead int) int {
+	for i := lead; i < len(toks) && i-lead <= 3; i++ {
+		if toks[i].punct {
+			if toks[i].w == ":" && i > lead {
+				return i
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// labelLike reports whether a lead of two words or a hyphenated one names
+// a quality rather than a thing ("Dynamic Typing", "Object-Oriented",
+// "Political Developments"): a feature list's label.
+func (e *extraction) labelLike(p phrase) bool {
+	toks := e.tokens(p.unit)
+	last, head := toks[p.to-1], e.d.text[toks[p.from].start:toks[p.from].end]
+	if p.to-p.from < 2 && !strings.Contains(last.w, "-") || corporateWords[last.w] || camelCase(head) || hasDigit(head) {
+		return false // "AliExpress Dropshipping" is a name
+	}
+	w := last.w
+	if i := strings.LastIndexByte(w, '-'); i >= 0 {
+		w = w[i+1:]
+	}
+	return attributeWord(w) || strings.HasSuffix(w, "ed") && len(w) > 4
+}
+
 // optionHeading reports whether a heading names one option: the name alone,
 // after an ordinal, before a parenthesis or a separator, or "A vs B".
 func (e *extraction) optionHeading(ui int, p phrase) bool {
@@ -308,17 +445,24 @@ func (e *extraction) optionHeading(ui int, p phrase) bool {
 // when the first names what rows are ("Feature", empty).
 func (e *extraction) headerCells(h line, accept func(string)) {
 	d := e.d
-	if len(h.cells) < 2 {
+	cells := h.cells
+	if len(cells) > 0 && cells[0].start > h.start {
+		cells = append([]span{{}}, cells...) // the first header cell was empty
+	} else {
+		if len(cells) < 2 {
+			return
+		}
+		if first := strings.ToLower(strings.TrimSpace(string(d.text[cells[0].start:cells[0].end]))); !featureHeaders[first] {
+			return
+		}
+	}
+	if len(cells) < 2 {
 		return
 	}
-	first := strings.ToLower(strings.TrimSpace(string(d.text[h.cells[0].start:h.cells[0].end])))
-	if !featureHeaders[first] {
-		return
-	}
-	ui := d.unitAt(h.cells[1].start)
+	ui := d.unitAt(cells[1].start)
 	for _, p := range e.phrases(ui) {
 		toks := e.tokens(ui)
-		for _, c := range h.cells[1:] {
+		for _, c := range cells[1:] {
 			if toks[p.from].start == c.start && !p.tracked && !p.rejected && !p.ordinary {
 				accept(e.companyName(p))
 			}
@@ -488,11 +632,19 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	if p.from > 0 && toks[p.from-1].punct && toks[p.from-1].w != "," {
 		return false
 	}
+	for _, t := range toks[p.from:p.to] {
+		if properNames[t.w] || geographicWords[t.w] {
+			return false // "San Francisco's", "the Reykjanes Peninsula"
+		}
+	}
+	if firstNames[toks[p.from].w] || e.gerund(p) {
+		return false // a person; "Dropshipping is …"
+	}
 	if toks[p.to-1].poss {
 		return true
 	}
 	next := word(toks, p.to)
-	if !predicateVerbs[next] && !functionWords[next] && next != "" && predicateVerbs[word(toks, p.to+1)] {
+	if !predicateVerbs[next] && !functionWords[next] && !geographicWords[next] && next != "" && predicateVerbs[word(toks, p.to+1)] {
 		next = word(toks, p.to+1) // "Avery labels are"
 	}
 	return predicateVerbs[next] && next != "also" || next == "also" && predicateVerbs[word(toks, p.to+1)]

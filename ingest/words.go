@@ -253,7 +253,7 @@ var publishers = wordSet(`g2 capterra trustradius trustpilot reddit quora youtub
 
 // publicBodies are regulators and public institutions, written as acronyms
 // or names.
-var publicBodies = wordSet(`fda ftc fcc epa nhs cnil sec irs cdc who eu un oecd nist gdpr cfpb ofcom
+var publicBodies = wordSet(`rbi ecb boe fed federal_reserve reserve_bank_of_india fda ftc fcc epa nhs cnil sec irs cdc who eu un oecd nist gdpr cfpb ofcom
 	bafin nhtsa usda hhs ico cma doj`)
 
 // programmingLanguages are languages and runtimes, never brands.
@@ -384,3 +384,13 @@ var leadingFunctionWords = wordSet(`the a an like unlike including include inclu
 	her this that these those some many most all any each every other another such what which who why how where here
 	there get go see check visit explore opt prefer prefers meanwhile plus top best avoid skip comparing compared
 	according using`)
+
+// entityHeaders name what a table's rows are when the rows are options.
+var entityHeaders = wordSet(`tool tools brand brands platform platforms product products software provider providers
+	company companies name option options service services app apps solution solutions vendor vendors crm clinic
+	clinics store stores retailer retailers merchant merchants model models plan plans host hosts pos bank banks
+	manager managers vpn vpns airline airlines carrier carriers insurer insurers lender lenders`)
+
+// geographicWords end the names of places ("Reykjanes Peninsula").
+var geographicWords = wordSet(`peninsula island islands mountain mountains lake glacier bay valley county province
+	region desert coast strait gulf ocean sea`)
