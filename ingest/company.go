@@ -111,7 +111,8 @@ func (e *extraction) companyName(p phrase) string {
 			ts = ts[:first] // "Honeywell Home T9"
 		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:
 		case isCommonWord(head.w):
-		case productWords[second.w], len(rest) >= 2, !isCommonWord(second.w):
+		case productWords[second.w], len(rest) >= 2, !isCommonWord(second.w), ordinaryWords(rest):
+			// "Amazon Fire" and "Apple Notes" are products of their maker
 			// "Kia Ceed Sportswagon", "CeraVe Moisturizing Cream", "Nike Pegasus"
 			ts = ts[:first]
 		case e.writtenAlone(text(head), second.w):
@@ -119,6 +120,17 @@ func (e *extraction) companyName(p phrase) string {
 		}
 	}
 	return string(d.text[ts[0].start:ts[len(ts)-1].end])
+}
+
+// ordinaryWords reports whether every token is an ordinary word and none a
+// company word ("Fire", not "Labs").
+func ordinaryWords(ts []token) bool {
+	for _, t := range ts {
+		if !isCommonWord(t.w) || corporateWords[t.w] {
+			return false
+		}
+	}
+	return true
 }
 
 // writtenAlone reports whether a word is written as a name elsewhere in the

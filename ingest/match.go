@@ -108,6 +108,10 @@ func (m *matcher) add(name string, brand int, domain bool) {
 		return
 	}
 	m.addPattern(name, brand, domain)
+	if !domain && strings.ContainsAny(name, "'’") {
+		// "De'Longhi" is also written "DeLonghi".
+		m.addPattern(strings.NewReplacer("'", "", "’", "").Replace(name), brand, false)
+	}
 	if !domain {
 		switch {
 		case strings.Contains(name, " & "):

@@ -207,7 +207,7 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	if labelWords[strings.Join(words, " ")] || len(words) == 1 && labelWords[words[0]] {
 		p.label, p.rejected = true, true
 	}
-	if publishers[joined] || publishers[strings.TrimPrefix(joined, "the_")] || publicBodies[joined] ||
+	if publishers[joined] || publishers[strings.TrimPrefix(joined, "the_")] || publicBodies[joined] || publicBodies[words[0]] ||
 		programmingLanguages[joined] || firstNames[words[0]] && len(words) > 1 || weekdays[joined] {
 		p.rejected = true
 	}

@@ -15,6 +15,7 @@ func wordSet(s string) map[string]bool {
 }
 
 var commonWords = wordSet(`
+	silver gold golden bronze copper iron stone
 	granite maple summit harbor harbour cedar meadow beacon otter falcon lantern anchor ridge pine fox oak peak
 	field river café cafe
 	little
@@ -236,7 +237,7 @@ var negativeWords = wordSet(`breach breached stolen flagged warning warnings sag
 	criticized criticised cumbersome restrictive inferior mediocre underwhelming avoid fails failed fail failing
 	broken glitchy bloated overkill lags lag laggy unintuitive clumsy rigid unstable insecure unresponsive
 	pricier costlier harder awkward annoying subpar sluggish inconsistent unhelpful tedious overwhelming messy
-	risky controversial concern concerns lacks lack struggles struggle problematic struggled struggling`)
+	risky controversial concern concerns lacks lack struggles struggle problematic struggled struggling lost loses devalued devaluation devaluations worsened deteriorated`)
 
 var abbreviations = wordSet(`e.g i.e vs v mr mrs ms dr prof sr jr st inc ltd co corp no nos approx fig ca cf al
 	u.s u.k e.u a.m p.m dept est ft mt vol pp jan feb mar apr jun jul aug sep sept oct nov dec`)
