@@ -139,6 +139,11 @@ type Mention struct {
 	Tone         sightline.Tone
 	Qualifier    sightline.Qualifier
 	Sentence     string // the sentence of the first mention
+	// Uncertain is set when the local rules were unsure of the mention: an
+	// untracked brand recognised only as a sentence's subject or a link's
+	// label, or a tone taken from the list's lead-in. An LLM pass may settle
+	// it (see LLM).
+	Uncertain bool
 }
 
 // CitedSource is a cited URL with what extraction resolved about it.

@@ -32,6 +32,7 @@ type classification struct {
 	typ       sightline.MentionType
 	tone      sightline.Tone
 	qualifier sightline.Qualifier
+	uncertain bool // the tone came from the lead-in
 }
 
 // sentenceView is a sentence with its clauses and brand tokens.
@@ -156,6 +157,7 @@ func (e *extraction) classify(m match) classification {
 		tone = e.tone(v, k, lead)
 		if tone == 0 && lead {
 			tone = e.leadInTone(l)
+			out.uncertain = tone != 0
 		}
 		if tone == 0 && out.typ == sightline.MentionRecommendation {
 			tone = 1

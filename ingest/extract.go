@@ -3,6 +3,7 @@ package ingest
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/google/uuid"
 
@@ -73,6 +74,7 @@ type extraction struct {
 	toks        map[int][]token
 	phraseCache map[int][]phrase
 	views       map[int]*sentenceView
+	weak        map[string]bool // untracked names (lower case) recognised on weak evidence only
 }
 
 func (e *extraction) tokens(ui int) []token {
@@ -132,7 +134,7 @@ func (e *extraction) trackedAt(pos int) bool {
 func ExtractAnswer(b Brands, a Answer) Extraction {
 	table, m := newBrandTable(b)
 	d := parseAnswer(a.Text)
-	e := &extraction{d: d, m: m, toks: map[int][]token{}, phraseCache: map[int][]phrase{}, views: map[int]*sentenceView{}}
+	e := &extraction{d: d, m: m, toks: map[int][]token{}, phraseCache: map[int][]phrase{}, views: map[int]*sentenceView{}, weak: map[string]bool{}}
 	for _, mt := range m.find(d.text, foldRunes(d.text)) {
 		mt.chip = e.inChip(mt.start)
 		if mt.chip && !m.patterns[mt.pattern].domain {
@@ -162,7 +164,10 @@ func ExtractAnswer(b Brands, a Answer) Extraction {
 		mention := Mention{
 			BrandName: string(d.text[mt.start:mt.end]), Relation: table.relations[mt.brand],
 			CompetitorID: table.competitors[mt.brand], Position: len(out.Mentions) + 1,
-			Type: c.typ, Tone: c.tone, Qualifier: c.qualifier,
+			Type: c.typ, Tone: c.tone, Qualifier: c.qualifier, Uncertain: c.uncertain,
+		}
+		if mention.Relation == sightline.RelationUntrackedCompetitor && e.weak[strings.ToLower(mention.BrandName)] {
+			mention.Uncertain = true
 		}
 		if ui := d.unitAt(mt.start); ui >= 0 {
 			mention.Sentence = d.sentence(ui)

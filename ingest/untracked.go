@@ -99,6 +99,9 @@ func (e *extraction) recogniseUntracked() []string {
 	}
 	for _, l := range d.links {
 		if name, ok := e.linkName(l); ok {
+			if !seen[strings.ToLower(name)] {
+				e.weak[strings.ToLower(name)] = true
+			}
 			accept(name)
 		}
 	}
@@ -112,6 +115,9 @@ func (e *extraction) recogniseUntracked() []string {
 				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial):
 				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial):
 				case pass == 0 && e.subject(ui, p):
+					if name := e.companyName(p); !seen[strings.ToLower(name)] {
+						e.weak[strings.ToLower(name)] = true
+					}
 				default:
 					continue
 				}

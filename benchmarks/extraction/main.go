@@ -5,7 +5,8 @@
 // qualifier accuracy, citation domain and unresolved accuracy, and the
 // answers that are fully right. -detail adds the confusion matrices; the
 // throughput line is the simulator's answers per second and the median time
-// of one development-set answer.
+// of one development-set answer. -llm scores the development set with the
+// optional LLM pass instead of the local extraction alone.
 //
 //	go run ./benchmarks/extraction -n 5000 -seed 1
 //
@@ -16,6 +17,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -46,6 +48,7 @@ func run(args []string, out io.Writer) error {
 	seed := fs.Uint64("seed", 1, "simulator seed")
 	devDir := fs.String("devset", "ingest/testdata/devset", "directory of the hand-labelled development set")
 	detail := fs.Bool("detail", false, "print the confusion matrices and the development set's misses")
+	llm := fs.Bool("llm", false, "score the development set with the LLM pass (OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_EXTRACTION_MODEL)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -61,10 +64,27 @@ func run(args []string, out io.Writer) error {
 	sim := generate(*n, *seed)
 	generation := time.Since(start)
 	start = time.Now()
-	simScores := score(sim, nil)
+	simScores := score(sim, nil, ingest.ExtractAnswer)
 	extraction := time.Since(start)
 	var misses strings.Builder
-	devScores := score(dev, &misses)
+	devExtract := ingest.ExtractAnswer
+	if *llm {
+		key := os.Getenv("OPENAI_API_KEY")
+		if key == "" {
+			return fmt.Errorf("-llm needs OPENAI_API_KEY")
+		}
+		l := &ingest.LLM{BaseURL: os.Getenv("OPENAI_BASE_URL"), APIKey: key, Model: os.Getenv("OPENAI_EXTRACTION_MODEL")}
+		failed := 0
+		devExtract = func(b ingest.Brands, a ingest.Answer) ingest.Extraction {
+			e, err := l.ExtractAnswer(context.Background(), b, a)
+			if err != nil {
+				failed++
+			}
+			return e
+		}
+		defer func() { fmt.Fprintf(out, "\nLLM pass on the development set: %d calls failed (their local extraction was scored)\n", failed) }()
+	}
+	devScores := score(dev, &misses, devExtract)
 
 	fmt.Fprintf(out, "extraction version %d: development set %d answers, simulator %d answers (seed %d)\n\n",
 		ingest.ExtractionVersion, len(dev), len(sim), *seed)
@@ -85,10 +105,10 @@ func run(args []string, out io.Writer) error {
 
 // score extracts every case and scores it against its truth; misses, when
 // not nil, receives a line per answer that is not fully right.
-func score(cases []benchCase, misses io.Writer) *scores {
+func score(cases []benchCase, misses io.Writer, extract func(ingest.Brands, ingest.Answer) ingest.Extraction) *scores {
 	var s scores
 	for _, c := range cases {
-		e := ingest.ExtractAnswer(c.brands, c.answer)
+		e := extract(c.brands, c.answer)
 		if !s.add(c.truth, e) && misses != nil {
 			fmt.Fprintf(misses, "%s\n  want %s\n  got  %s\n", c.id, describeTruth(c.truth), describeExtraction(e))
 		}

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -186,7 +189,7 @@ func TestExtractionMeetsTargets(t *testing.T) {
 		t.Run(set.name, func(t *testing.T) {
 			t.Parallel()
 			var misses strings.Builder
-			s := score(set.cases, &misses)
+			s := score(set.cases, &misses, ingest.ExtractAnswer)
 			for _, tg := range targets {
 				if v := tg.value(s); !met(v, tg.floor) {
 					t.Errorf("%s %s (%d/%d), target %.3f", tg.name, ratio(v), v.hit, v.total, tg.floor)
@@ -267,5 +270,34 @@ func BenchmarkExtractAnswer(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		c := dev[i%len(dev)]
 		ingest.ExtractAnswer(c.brands, c.answer)
+	}
+}
+
+// TestExtractionRunWithLLM scores the development set through the LLM pass
+// against a recorded chat completions response.
+func TestExtractionRunWithLLM(t *testing.T) {
+	body, err := os.ReadFile("../../ingest/testdata/openai-chat-extraction.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	}))
+	defer srv.Close()
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	var out bytes.Buffer
+	if err := run([]string{"-n", "50", "-devset", devSetDir, "-llm"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if calls == 0 || !strings.Contains(out.String(), "LLM pass on the development set: 0 calls failed") {
+		t.Errorf("%d calls; report:\n%s", calls, out.String())
+	}
+	t.Setenv("OPENAI_API_KEY", "")
+	if err := run([]string{"-n", "50", "-devset", devSetDir, "-llm"}, &out); err == nil {
+		t.Error("-llm without a key was accepted")
 	}
 }

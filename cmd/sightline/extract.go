@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -16,7 +17,7 @@ import (
 	"github.com/sightline/sightline/ingest"
 )
 
-const extractUsage = `usage: sightline extract [--input FILE]
+const extractUsage = `usage: sightline extract [--input FILE] [--llm]
 
 Reads one JSON object (from FILE, or standard input when FILE is "-" or not
 given) and prints what Sightline extracts from the answer as one JSON object.
@@ -56,6 +57,11 @@ Output:
       networks, shorteners; its domain is then the redirector's),
       "relation" (own, tracked-competitor, none), "competitorId", "competitorName"}]
   }
+
+With --llm (and SIGHTLINE_ENGINES=live, OPENAI_API_KEY set; OPENAI_BASE_URL
+and OPENAI_EXTRACTION_MODEL optional) an OpenAI model settles the mentions the
+local rules are unsure of; without it, or when the model fails, the local
+extraction is printed (a failure is reported on standard error).
 
 Bad input is reported on standard error with exit status 2; nothing is
 printed on standard output then.
@@ -139,6 +145,7 @@ func extract(stdin io.Reader, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	input := fs.String("input", "-", "")
+	useLLM := fs.Bool("llm", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			_, err := io.WriteString(stdout, extractUsage)
@@ -181,6 +188,16 @@ func extract(stdin io.Reader, args []string, stdout io.Writer) error {
 		answer.Citations = append(answer.Citations, ingest.Citation{Position: i + 1, URL: c.URL, Title: c.Title})
 	}
 	e := ingest.ExtractAnswer(brands, answer)
+	if *useLLM {
+		if os.Getenv("SIGHTLINE_ENGINES") != "live" || os.Getenv("OPENAI_API_KEY") == "" {
+			return usageError{fmt.Errorf("extract: --llm needs SIGHTLINE_ENGINES=live and OPENAI_API_KEY")}
+		}
+		l := &ingest.LLM{BaseURL: os.Getenv("OPENAI_BASE_URL"), APIKey: os.Getenv("OPENAI_API_KEY"), Model: os.Getenv("OPENAI_EXTRACTION_MODEL")}
+		var err error
+		if e, err = l.ExtractAnswer(context.Background(), brands, answer); err != nil {
+			fmt.Fprintln(os.Stderr, "extract: LLM pass failed, printing the local extraction:", err)
+		}
+	}
 
 	out := extractOutput{ExtractionVersion: ingest.ExtractionVersion, Mentions: []extractMentionOut{}, CitedSources: []extractCitedSourceOut{}}
 	if in.Engine != "" {

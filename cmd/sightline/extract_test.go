@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"maps"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -203,5 +205,39 @@ func TestExtractHelp(t *testing.T) {
 	out, err := extractRun(t, "--help")
 	if err != nil || !strings.Contains(out, `"answerText"`) || !strings.Contains(out, "exit status 2") {
 		t.Errorf("help printed %q, %v", out, err)
+	}
+}
+
+// TestExtractWithLLM runs --llm against a recorded chat completions
+// response: the model settles the mentions the local rules are unsure of.
+func TestExtractWithLLM(t *testing.T) {
+	body, err := os.ReadFile("../../ingest/testdata/openai-chat-extraction.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	}))
+	defer srv.Close()
+	in := `{"answerText": "Highly rated options:\n\n- **Acme**\n- **Zendesk**\n\nZorblax has a free plan for students.",
+		"ownBrand": {"names": ["Acme"]}, "competitors": [{"name": "Zendesk"}]}`
+	t.Setenv("SIGHTLINE_ENGINES", "live")
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	var out bytes.Buffer
+	if err := extract(strings.NewReader(in), []string{"--llm"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var got extractOutput
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Mentions) != 2 || got.Mentions[1].BrandName != "Zendesk" || got.Mentions[1].Sentiment != "neutral" {
+		t.Errorf("mentions %+v", got.Mentions)
+	}
+	t.Setenv("SIGHTLINE_ENGINES", "simulator")
+	if err := extract(strings.NewReader(in), []string{"--llm"}, &out); err == nil {
+		t.Error("--llm without live engines was accepted")
 	}
 }
