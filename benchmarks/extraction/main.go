@@ -82,7 +82,9 @@ func run(args []string, out io.Writer) error {
 			}
 			return e
 		}
-		defer func() { fmt.Fprintf(out, "\nLLM pass on the development set: %d calls failed (their local extraction was scored)\n", failed) }()
+		defer func() {
+			fmt.Fprintf(out, "\nLLM pass on the development set: %d calls failed (their local extraction was scored)\n", failed)
+		}()
 	}
 	devScores := score(dev, &misses, devExtract)
 
