@@ -232,7 +232,7 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 				names++
 			}
 		}
-		p.rejected = names < 2 // "the Soundcore Space Q45" names its maker
+		p.rejected = p.rejected || names < 2 // "the Soundcore Space Q45" names its maker
 	}
 	if from > 0 {
 		gap := strings.TrimSpace(string(d.text[toks[from-1].end:start]))
