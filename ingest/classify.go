@@ -308,7 +308,8 @@ func recommendationCue(toks []token, i int) bool {
 			"good", "default", "natural", "better", "sensible", "reasonable", "obvious", "low-cost", "budget":
 			return !negated(toks, i-1)
 		}
-		if word(toks, i-2) == "the" && word(toks, i-1) != "" && positiveWords[word(toks, i-1)] {
+		// "the practical pick", "the obvious choice": the + an adjective.
+		if word(toks, i-2) == "the" && word(toks, i-1) != "" && !toks[i-1].punct && !notAdvice[word(toks, i-1)] {
 			return !negated(toks, i-2)
 		}
 	case "fit":
@@ -370,8 +371,8 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 					return true
 				}
 			}
-			if word(toks, i+1) == "both" && v.clause[i] == c {
-				return true
+			if next := word(toks, i+1); (next == "both" || next == "all" || next == "these" || next == "any" || next == "the" && word(toks, i+2) == "others") && (v.clause[i] == c || v.firstBrand() == k) {
+				return true // "than both", "than all of these": the brands named
 			}
 			// "costs more than the Octavia": a product of another brand.
 			j := i + 1
@@ -391,6 +392,9 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 		case "compared", "unlike", "alternative", "alternatives", "contrast", "similar", "comparable":
 			if (v.clause[i] == c || abs(i-k) <= 3) && earlier {
 				return true
+			}
+			if (t.w == "similar" || t.w == "comparable") && others && v.firstBrand() == k {
+				return true // "A builds B's machines, so quality is similar"
 			}
 			if others && i == firstWord(toks) && (t.w == "compared" || t.w == "unlike") {
 				return true // "Compared with A, B …": both

@@ -97,6 +97,9 @@ func parseAnswer(s string) *doc {
 	s = stripMarkers(s)
 	src := []byte(s)
 	b := &builder{d: &doc{text: make([]rune, 0, len(s))}, src: src, cur: -1, heading: -1}
+	for i := range b.levels {
+		b.levels[i] = -1
+	}
 	b.blocks(markdown.Parser().Parse(text.NewReader(src)), lineParagraph, -1, -1)
 	b.endLine()
 	for li := range b.d.lines {
@@ -111,7 +114,8 @@ type builder struct {
 	src     []byte
 	cur     int // line being written; -1 when none
 	stop    bool
-	heading int // last heading line
+	heading int    // last heading line
+	levels  [7]int // last heading line of each level, -1 before one
 	lists   int
 	lineCtx line // what the next line of the current block is
 }
@@ -170,10 +174,24 @@ func (b *builder) blocks(n ast.Node, kind lineKind, list, intro int) {
 				return
 			}
 			b.startLine(line{kind: lineHeading, list: -1, level: c.Level, intro: -1, first: true})
+			if li := b.lastLine(); li >= 0 && b.d.lines[li].kind == lineHeading {
+				// A heading's lead-in is the nearest heading above it of a
+				// higher level ("## Best tools" over "### 2. Wrike").
+				b.d.lines[li].heading = -1
+				for lv := c.Level - 1; lv >= 1; lv-- {
+					if h := b.levels[lv]; h >= 0 && (b.d.lines[li].heading < 0 || h > b.d.lines[li].heading) {
+						b.d.lines[li].heading = h
+					}
+				}
+			}
 			b.inlines(c)
 			b.endLine()
 			if li := b.lastLine(); li >= 0 && b.d.lines[li].kind == lineHeading {
 				b.heading = li
+				b.levels[c.Level] = li
+				for lv := c.Level + 1; lv < len(b.levels); lv++ {
+					b.levels[lv] = -1
+				}
 			}
 		case *ast.Paragraph, *ast.TextBlock:
 			if kind == lineParagraph && isReferencesTitle(string(c.Lines().Value(b.src))) {

@@ -39,6 +39,9 @@ func (d *doc) splitSentences(li int) {
 		if r == '.' && j == i+1 && isAbbreviation(text, l.start, i) {
 			continue
 		}
+		if r == '.' && allDigits(string(text[l.start:i])) {
+			continue // "### 2. Beehiiv": an ordinal, not a sentence
+		}
 		add(from, j)
 		from = j + 1
 		i = j

@@ -159,6 +159,12 @@ func polarity(toks []token, i int) int {
 		if prev != "a" {
 			p = -1
 		}
+	case "longer":
+		if prev == "lasts" || prev == "last" || prev == "lasting" {
+			p = 1 // "lasts far longer on a charge"
+		} else if word(toks, i-2) == "lasts" || word(toks, i-2) == "last" {
+			p = 1
+		}
 	case "marks":
 		if prev == "high" {
 			p = 1

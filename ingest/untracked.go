@@ -236,7 +236,7 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	}
 	if from > 0 {
 		gap := strings.TrimSpace(string(d.text[toks[from-1].end:start]))
-		if (gap == "" || gap == "®" || gap == "™") && (e.trackedEndsAt(toks[from-1].end) || toks[from-1].punct && (toks[from-1].w == "®" || toks[from-1].w == "™") && from > 1 && e.trackedEndsAt(toks[from-2].end)) {
+		if (gap == "" || gap == "®" || gap == "™" || gap == "'s" || gap == "’s" || gap == "'" || gap == "’") && (e.trackedEndsAt(toks[from-1].end) || toks[from-1].punct && (toks[from-1].w == "®" || toks[from-1].w == "™") && from > 1 && e.trackedEndsAt(toks[from-2].end)) {
 			p.rejected = true
 		}
 	}
@@ -256,8 +256,8 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 
 func (e *extraction) trackedEndsAt(pos int) bool {
 	for _, m := range e.tracked {
-		if m.end == pos {
-			return true
+		if m.end == pos || m.end > pos && m.end <= pos+2 && strings.Trim(string(e.d.text[pos:m.end]), "'’s") == "" {
+			return true // "Hill's" matched with its possessive
 		}
 	}
 	return false
@@ -297,10 +297,11 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 	p := ps[0]
 	// "Opción adicional: V&C Odontólogos", "Best overall: Gorgias": a short
 	// label before a colon gives way to what follows it.
+	afterLabel := false
 	if colon := labelColon(toks, lead); colon > 0 && colon+1 < len(toks) && (p.to != colon || p.ordinary || p.label) {
 		for _, q := range ps {
 			if q.from == colon+1 {
-				p, lead = q, colon+1
+				p, lead, afterLabel = q, colon+1, true
 			}
 		}
 	}
@@ -309,8 +310,13 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 	}
 	// A lead is followed by a separator, a parenthesis, the end or a verb;
 	// "Inflation projections have eased" is prose.
-	if p.to < len(toks) && !toks[p.to].punct && !e.inBold(toks[p.from].start) && !predicateVerbs[toks[p.to].w] {
+	enumerated := p.to+1 < len(toks) && (toks[p.to].w == "and" || toks[p.to].w == "or" || toks[p.to].w == ",") &&
+		e.isNameToken(toks[p.to+1], true) // "Blue Buffalo and Wellness cost more"
+	if p.to < len(toks) && !toks[p.to].punct && !e.inBold(toks[p.from].start) && !predicateVerbs[toks[p.to].w] && !enumerated {
 		return phrase{}, false
+	}
+	if afterLabel && p.to < len(toks) && toks[p.to].w == "," && !enumerated {
+		return phrase{}, false // "Life stage: Puppy, adult and senior formulas differ"
 	}
 	if e.labelLike(p) {
 		return phrase{}, false

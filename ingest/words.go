@@ -226,7 +226,9 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	budget-friendly cost-effective cheap generous fantastic amazing exceptional remarkable stellar terrific
 	wonderful best-in-class industry-leading market-leading renowned reputable dependable accessible responsive
 	helpful friendly convenient elegant clean beloved favored favoured advantage advantages benefit benefits
-	strength strengths easier well-designed well-suited modern secure lightweight sleek best-reviewed best-rated top-reviewed accurate complete comfortable stronger`)
+	strength strengths easier well-designed well-suited modern secure lightweight sleek best-reviewed best-rated top-reviewed accurate complete comfortable stronger
+	pocketable silent quiet stunning friendliest cheapest roomiest fastest-charging riesige riesig günstig günstige
+	günstigen gute großartig excelente excelentes buena bueno buenos fiable rápido meilleur pratique`)
 
 var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
 	complaints hikes hike upselling outages outage caps heavy louder icier firmer pricier noisy noisier
@@ -351,10 +353,10 @@ var comparatives = wordSet(`cheaper pricier costlier better worse faster slower 
 	bouncier brighter stronger weaker easier harder smoother larger smaller bigger quieter louder simpler nicer
 	longer shorter newer safer sturdier warmer cooler thinner thicker lower higher fewer`)
 
-var comparativeFillers = wordSet(`a an the slightly much far even noticeably significantly generally usually often
+var comparativeFillers = wordSet(`necessarily really any a an the slightly much far even noticeably significantly generally usually often
 	sometimes bit lot way also still considerably somewhat marginally`)
 
-var comparativeLeads = wordSet(`is are be being was were feels feel runs run gets get looks look seems sounds and but
+var comparativeLeads = wordSet(`cost costs is are be being was were feels feel runs run gets get looks look seems sounds and but
 	or offers offer has have gives give delivers deliver provides provide it's`)
 
 var optionNouns = wordSet(`option options choice choices pick picks contender contenders provider providers tool tools
@@ -395,3 +397,7 @@ var entityHeaders = wordSet(`tool tools brand brands platform platforms product 
 // geographicWords end the names of places ("Reykjanes Peninsula").
 var geographicWords = wordSet(`peninsula island islands mountain mountains lake glacier bay valley county province
 	region desert coast strait gulf ocean sea`)
+
+// notAdvice are the words before "pick" or "choice" that do not advise
+// it ("the worst choice", "the last option").
+var notAdvice = wordSet(`worst last wrong only final weakest poorest riskiest`)
