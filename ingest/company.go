@@ -83,7 +83,7 @@ func (e *extraction) companyName(p phrase) string {
 		if corporateWords[ts[n-1].w] {
 			break // "O'Neill HQ"
 		}
-		if hasDigit(rs) || productWords[ts[n-1].w] || len(rs) <= 4 && strings.ToUpper(string(rs)) == string(rs) && !unicode.IsDigit(rs[0]) {
+		if hasDigit(rs) || productWords[ts[n-1].w] || camelCase(rs) || len(rs) <= 4 && strings.ToUpper(string(rs)) == string(rs) && !unicode.IsDigit(rs[0]) {
 			n--
 			model = true
 			continue
@@ -111,7 +111,7 @@ func (e *extraction) companyName(p phrase) string {
 			ts = ts[:first] // "Honeywell Home T9"
 		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:
 		case isCommonWord(head.w):
-		case productWords[second.w], len(rest) >= 2, !isCommonWord(second.w), ordinaryWords(rest):
+		case productWords[second.w], len(rest) >= 2, !isCommonWord(second.w), ordinaryWords(rest) && !e.leadPhrase(p):
 			// "Amazon Fire" and "Apple Notes" are products of their maker
 			// "Kia Ceed Sportswagon", "CeraVe Moisturizing Cream", "Nike Pegasus"
 			ts = ts[:first]
@@ -120,6 +120,14 @@ func (e *extraction) companyName(p phrase) string {
 		}
 	}
 	return string(d.text[ts[0].start:ts[len(ts)-1].end])
+}
+
+// leadPhrase reports whether a phrase leads an option line: there a name
+// of ordinary words is the company's own ("Monarch Money"), in prose more
+// often a product line ("Amazon Fire tablets").
+func (e *extraction) leadPhrase(p phrase) bool {
+	l := e.d.lines[e.d.units[p.unit].line]
+	return p.from <= firstWord(e.tokens(p.unit))+1 && (l.kind != lineParagraph || l.boldLead)
 }
 
 // ordinaryWords reports whether every token is an ordinary word and none a

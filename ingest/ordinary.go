@@ -1,5 +1,7 @@
 package ingest
 
+import "strings"
+
 // ordinaryUse reports whether the match of a configured name made of
 // ordinary words is the word, not the brand: written all in lower case
 // ("the target audience", "mind the gap"), a weekday as a day ("by Friday",
@@ -20,6 +22,11 @@ func (e *extraction) ordinaryUse(m match) bool {
 	}
 	if !p.common {
 		return false
+	}
+	for _, b := range d.bold {
+		if b.start == m.start && b.end == m.end {
+			return false // "**Ring**": set apart as a name
+		}
 	}
 	ui := d.unitAt(m.start)
 	if ui < 0 {
@@ -51,7 +58,8 @@ func (e *extraction) ordinaryUse(m match) bool {
 			// "Things 3", "Brooks Adrenaline GTS 24": a product of the brand.
 		case capitalised(rs) && !isCommonWord(nt.w) && !productWords[nt.w] && !acronyms[string(rs)] && !e.leadsLine(m.start) && prev != "vs" && prev != "versus":
 			return true // "Square Enix": part of a longer name; a list lead names the brand's product
-		case weak && !capitalised(rs) && isCommonWord(nt.w) && !functionWords[nt.w] && !predicateVerbs[nt.w]:
+		case weak && !capitalised(rs) && isCommonWord(nt.w) && !functionWords[nt.w] && !predicateVerbs[nt.w] &&
+			!(strings.HasSuffix(nt.w, "ed") && len(nt.w) > 4): // "Ring settled with …"
 			return true // "Target audience", "On balance"
 		}
 	}

@@ -522,7 +522,7 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			}
 		case "from":
 			switch word(toks, k-2) {
-			case "alternatives", "options", "brands", "models", "picks", "choices":
+			case "alternatives", "options", "brands", "models", "picks", "choices", "those":
 				return true
 			}
 		case "are":

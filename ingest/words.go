@@ -347,7 +347,7 @@ var weekdays = wordSet(`monday tuesday wednesday thursday friday saturday sunday
 var functionWords = wordSet(`for and or of in on with to at by from vs versus than as but nor so if
 	which who that while where when`)
 
-var negators = wordSet(`not no never without hardly barely nor neither cannot lacks lack lacking nothing isn't aren't`)
+var negators = wordSet(`less not no never without hardly barely nor neither cannot lacks lack lacking nothing isn't aren't`)
 
 var comparatives = wordSet(`cheaper pricier costlier better worse faster slower lighter heavier softer firmer
 	bouncier brighter stronger weaker easier harder smoother larger smaller bigger quieter louder simpler nicer
