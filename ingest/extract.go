@@ -125,9 +125,12 @@ func (e *extraction) trackedAt(pos int) bool {
 // included; Position is that order, 1-based, counting every brand named.
 // BrandName is the name as the answer first writes it, at company level for
 // untracked brands. Type, tone, qualifier and sentence come from the first
-// mention. See markdown.go for reading the answer, match.go and
-// ordinary.go for configured names, untracked.go for the other brands and
-// classify.go for the classification.
+// mention. The files of this package follow those steps: markdown.go and
+// sentences.go read the answer (one tokeniser in tokens.go, every word list
+// in words.go), match.go and ordinary.go find configured names,
+// untracked.go and company.go the other brands, classify.go, tone.go and
+// qualifier.go classify, urls.go and domain/ resolve citations, llm.go is
+// the optional LLM pass.
 //
 // Citations: one CitedSource per Citation, positions and titles as given,
 // see citedSource.
