@@ -73,7 +73,7 @@ var markdown = goldmark.New(goldmark.WithExtensions(extension.Table, extension.S
 
 // citationMarkers are Perplexity's "[1]", footnote "[^2]" and ChatGPT's
 // "【4†source】" markers, with the space before them.
-var citationMarkers = regexp.MustCompile(`\s?(\[\^?\d{1,3}\])+(\s?(\[\^?\d{1,3}\])+)*|\s?【[^】\n]{0,40}】`)
+var citationMarkers = regexp.MustCompile(`[ \t]?(\[\^?\d{1,3}\])+([ \t]?(\[\^?\d{1,3}\])+)*|[ \t]?【[^】\n]{0,40}】`)
 
 // stripMarkers drops citation markers, but not the label of a link
 // ("[2](https://…)", which the parse drops as a marker link).

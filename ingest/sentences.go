@@ -20,8 +20,30 @@ func (d *doc) splitSentences(li int) {
 			d.units = append(d.units, unit{start: sp.start, end: sp.end, line: li})
 		}
 	}
+	// A chip after a full stop ends the sentence it belongs to:
+	// "… popular. (acme.com) Next …".
+	chipEnds := map[int]bool{}
+	for _, c := range d.chips {
+		if c.start > l.start+1 && c.end+1 < l.end && text[c.end] == ')' && text[c.start-1] == '(' {
+			k := c.start - 2
+			for k > l.start && text[k] == ' ' {
+				k--
+			}
+			if strings.ContainsRune(".!?", text[k]) {
+				chipEnds[c.end] = true
+			}
+		}
+	}
 	for i := l.start; i < l.end; i++ {
 		r := text[i]
+		if r == ')' && chipEnds[i] {
+			if i+2 < l.end && text[i+1] == ' ' && (unicode.IsUpper(text[i+2]) || unicode.IsDigit(text[i+2])) {
+				add(from, i+1)
+				from = i + 2
+				i++
+			}
+			continue
+		}
 		if r != '.' && r != '!' && r != '?' && r != '…' && r != '。' {
 			continue
 		}
