@@ -66,7 +66,8 @@ var qualifierStarts = setOf(`for with without near in`)
 var audienceWords = setOf(`small business businesses startup startups team teams freelancer freelancers agency
 	agencies enterprise enterprises beginner beginners company companies smb smbs nonprofit nonprofits personal`)
 
-// words returns the lower-cased words of text, in order.
+// words returns the lower-cased words of text, in order. Hyphens inside a
+// word stay; other punctuation separates words.
 func words(text string) []string {
 	var out []string
 	var b strings.Builder
@@ -83,6 +84,8 @@ func words(text string) []string {
 			b.WriteRune(unicode.ToLower(r))
 		case (r == '\'' || r == '’') && b.Len() > 0 && i+1 < len(runes) && unicode.IsLetter(runes[i+1]):
 			// inside a word: "what's", "o'neill"
+		case r == '-' && b.Len() > 0 && i+1 < len(runes) && (unicode.IsLetter(runes[i+1]) || unicode.IsDigit(runes[i+1])):
+			b.WriteRune(r) // "follow-up", "e-mail", "all-in-one"
 		default:
 			flush()
 		}
