@@ -17,6 +17,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/sightline/sightline/ingest"
+	"github.com/sightline/sightline/olap"
 	"github.com/sightline/sightline/oltp"
 )
 
@@ -28,6 +29,9 @@ type Config struct {
 	Work bool
 	// MaxWorkers bounds concurrent jobs of the default queue.
 	MaxWorkers int
+	// ProposalWorkers bounds concurrent jobs of the proposals queue
+	// (ProposalQueue); 0 means 2.
+	ProposalWorkers int
 	// Engine and Sink serve the check worker (CheckWorker); processes that
 	// only insert jobs may leave them nil.
 	Engine ingest.Engine
@@ -52,6 +56,8 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 	river.AddWorker(workers, &RefreshCheckMetricsWorker{Pool: pool, ClickHouse: cfg.ClickHouse})
 	river.AddWorker(workers, &DescribeBrandWorker{Pool: pool, Engine: cfg.Engine})
 	river.AddWorker(workers, &ReapCheckRunsWorker{Pool: pool, Logger: cfg.Logger})
+	river.AddWorker(workers, &ProposalWorker{Pool: pool, Discovery: olap.Discovery{Conn: cfg.ClickHouse}, Logger: cfg.Logger})
+	river.AddWorker(workers, &ProposalMaintenanceWorker{Pool: pool, Logger: cfg.Logger})
 	// (end of workers)
 
 	riverCfg := &river.Config{
@@ -62,7 +68,11 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 		if cfg.MaxWorkers == 0 {
 			cfg.MaxWorkers = 20
 		}
-		riverCfg.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.MaxWorkers}}
+		if cfg.ProposalWorkers == 0 {
+			cfg.ProposalWorkers = 2
+		}
+		riverCfg.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.MaxWorkers},
+			ProposalQueue: {MaxWorkers: cfg.ProposalWorkers}}
 		riverCfg.PeriodicJobs = []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(15*time.Minute),
 				func() (river.JobArgs, *river.InsertOpts) { return PruneArgs{}, nil },
@@ -82,6 +92,9 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 			river.NewPeriodicJob(river.PeriodicInterval(ReapCheckRunsInterval),
 				func() (river.JobArgs, *river.InsertOpts) { return ReapCheckRunsArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true, ID: "check_run_reap"}),
+			river.NewPeriodicJob(river.PeriodicInterval(ProposalMaintenanceInterval),
+				func() (river.JobArgs, *river.InsertOpts) { return ProposalMaintenanceArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true, ID: "proposal_maintenance"}),
 			// (end of periodic jobs)
 		}
 	}
