@@ -40,6 +40,7 @@ var statusOf = map[sightline.Code]int{
 	sightline.CodeTrackedQueryNotFound:    http.StatusNotFound,
 	sightline.CodeMembershipStatsNotFound: http.StatusNotFound,
 	sightline.CodeAIResponseNotFound:      http.StatusNotFound,
+	sightline.CodeJobNotFound:             http.StatusNotFound,
 
 	sightline.CodeOrganizationIsArchived:        http.StatusConflict,
 	sightline.CodeProjectIsArchived:             http.StatusConflict,
@@ -52,6 +53,9 @@ var statusOf = map[sightline.Code]int{
 	sightline.CodeQueryClusterNameExists:        http.StatusConflict,
 	sightline.CodeNPassesNotSupported:           http.StatusConflict,
 	sightline.CodeAICheckSessionUnavailable:     http.StatusConflict,
+	sightline.CodeNothingToCluster:              http.StatusConflict,
+	sightline.CodeJobNotCompleted:               http.StatusConflict,
+	sightline.CodeJobHasNoAssignments:           http.StatusConflict,
 
 	sightline.CodeSubscriptionRequired:     http.StatusPaymentRequired,
 	sightline.CodeQueryClusterOtherProject: http.StatusUnprocessableEntity,

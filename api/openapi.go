@@ -167,7 +167,7 @@ func (s *server) document(rt *route) {
 			WithDescription("Client-chosen key making the write safe to retry; a UUID is suggested."))
 	}
 	if rt.body != nil {
-		op.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithRequired(true).
+		op.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithRequired(!rt.bodyOptional).
 			WithJSONSchema(rt.body)}
 	}
 

@@ -44,6 +44,7 @@ var notFoundMessage = map[sightline.Code]string{
 	sightline.CodeCompetitorNotFound:   "Competitor not found.",
 	sightline.CodeQueryClusterNotFound: "Query cluster not found.",
 	sightline.CodeTrackedQueryNotFound: "Tracked query not found.",
+	sightline.CodeJobNotFound:          "Job not found.",
 }
 
 // readFunc serves a read operation: the returned body is sent with 200.

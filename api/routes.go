@@ -751,4 +751,5 @@ func (s *server) routes() {
 	// (end of tracked queries)
 
 	s.analyticsRoutes()
+	s.proposalRoutes()
 }

@@ -99,6 +99,8 @@ type route struct {
 	csv      bool
 	// errors adds statuses beyond the pipeline's own, with what they mean.
 	errors map[int]string
+	// bodyOptional lets a request of an operation with a body come without one.
+	bodyOptional bool
 
 	read      readFunc
 	writeFunc writeFunc
@@ -260,7 +262,7 @@ func (s *server) readBody(w http.ResponseWriter, r *http.Request, rt *route) ([]
 	if rt.body == nil && len(body) > 0 {
 		return nil, sightline.Errorf(sightline.CodeBadRequest, "This operation takes no request body.")
 	}
-	if rt.body != nil && len(body) == 0 {
+	if rt.body != nil && len(body) == 0 && !rt.bodyOptional {
 		return nil, sightline.Errorf(sightline.CodeBadRequest, "This operation requires a JSON request body.")
 	}
 	if len(body) > 0 {

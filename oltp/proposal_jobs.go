@@ -348,3 +348,33 @@ func ClustersByName(ctx context.Context, db DBTX, projectID uuid.UUID, names []s
 	}
 	return out, nil
 }
+
+// AssignTrackedQueryClusters makes queries[i] a member of clusters[i] (both
+// of the project, locked by the caller). With replace, each query's other
+// memberships are removed: the cluster becomes its only one. Rows are
+// written in key order so that concurrent writers cannot deadlock. It
+// returns how many memberships it added and removed.
+func AssignTrackedQueryClusters(ctx context.Context, db DBTX, projectID uuid.UUID, queries, clusters []uuid.UUID, replace bool) (int64, error) {
+	if len(queries) == 0 {
+		return 0, nil
+	}
+	var changed int64
+	if replace {
+		tag, err := db.Exec(ctx, `
+			DELETE FROM tracked_query_clusters m USING unnest($2::uuid[], $3::uuid[]) AS a (q, c)
+			WHERE m.project_id = $1 AND m.tracked_query_id = a.q AND m.cluster_id <> a.c`, projectID, queries, clusters)
+		if err != nil {
+			return 0, fmt.Errorf("replacing cluster memberships: %w", err)
+		}
+		changed += tag.RowsAffected()
+	}
+	tag, err := db.Exec(ctx, `
+		INSERT INTO tracked_query_clusters (project_id, tracked_query_id, cluster_id)
+		SELECT $1, a.q, a.c FROM unnest($2::uuid[], $3::uuid[]) AS a (q, c)
+		ORDER BY a.q, a.c
+		ON CONFLICT DO NOTHING`, projectID, queries, clusters)
+	if err != nil {
+		return 0, fmt.Errorf("adding cluster memberships: %w", err)
+	}
+	return changed + tag.RowsAffected(), nil
+}
