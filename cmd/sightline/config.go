@@ -27,6 +27,7 @@ type config struct {
 	ShutdownTimeout time.Duration // SIGHTLINE_SHUTDOWN_TIMEOUT
 	WriteTimeout    time.Duration // SIGHTLINE_WRITE_TIMEOUT: the longest a response may take to send
 	Workers         int           // SIGHTLINE_WORKERS: concurrent jobs per worker process
+	ProposalWorkers int           // SIGHTLINE_PROPOSAL_WORKERS: concurrent proposal jobs per worker process
 	ReviewURL       string        // REVIEW_URL: where reports of captured AI answers are forwarded
 	// Engines answers checks: the deterministic simulator by default, the
 	// live adapters with SIGHTLINE_ENGINES=live (see package ingest/engine).
@@ -65,6 +66,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		{"SIGHTLINE_JOB_STARTS_PER_MINUTE", &cfg.Limits.JobStartsPerOrg, api.DefaultLimits.JobStartsPerOrg},
 		{"SIGHTLINE_AUTH_FAILURES_PER_MINUTE", &cfg.Limits.AuthFailuresPerAddress, api.DefaultLimits.AuthFailuresPerAddress},
 		{"SIGHTLINE_WORKERS", &cfg.Workers, 20},
+		{"SIGHTLINE_PROPOSAL_WORKERS", &cfg.ProposalWorkers, 2},
 	}
 	for _, v := range ints {
 		if *v.dst, err = positiveInt(getenv, v.name, v.def); err != nil {
