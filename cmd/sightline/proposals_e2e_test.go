@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sightline/sightline/olap/olaptest"
+)
+
+// process runs `sightline <args>` until stopped (as SIGTERM would) or the
+// test ends.
+func process(t *testing.T, getenv func(string) string, logs *syncWriter, args ...string) (stop func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, args, getenv, strings.NewReader(""), &bytes.Buffer{}, logs) }()
+	stop = sync.OnceValue(func() error {
+		cancel()
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(30 * time.Second):
+			return errors.New("did not stop within 30s")
+		}
+	})
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Errorf("%v: %v", args, err)
+		}
+	})
+	return stop
+}
+
+// TestProposalJobsAcrossProcesses runs the API and the workers as separate
+// processes: jobs started while no worker runs wait queued, and a worker
+// started later, or started again after a stop, works them to completion.
+func TestProposalJobsAcrossProcesses(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	logs := &syncWriter{}
+	getenv := env(t, map[string]string{"CLICKHOUSE_URL": olaptest.NewDatabase(t), "SIGHTLINE_LISTEN": addr,
+		"SIGHTLINE_PROPOSAL_WORKERS": "1"})
+	s := &service{t: t, base: "http://" + addr, getenv: getenv, logs: logs}
+	process(t, getenv, logs, "serve")
+	s.eventually("ready", 10*time.Second, func() bool {
+		res, err := http.Get(s.base + "/readyz")
+		if err != nil {
+			return false
+		}
+		res.Body.Close()
+		return res.StatusCode == http.StatusOK
+	})
+
+	runJSON(t, getenv, "admin", "user", "create", "--email", "jobs@example.com")
+	org := runJSON(t, getenv, "admin", "org", "create", "--name", "Proposal Jobs", "--owner-email", "jobs@example.com")["id"].(string)
+	key := runJSON(t, getenv, "admin", "key", "create", "--email", "jobs@example.com", "--capabilities", "read,write",
+		"--orgs", org)["key"].(string)
+	base := "/api/v1/organizations/" + org
+	project := s.must(key, "POST", base+"/projects", `{"name": "Acme", "websiteDomains": ["acme.com"], "brandNames": ["Acme"]}`, 201)["id"].(string)
+
+	status := func(job map[string]any) string {
+		return s.must(key, "GET", job["trackingUrl"].(string), "", 200)["status"].(string)
+	}
+	awaitCompleted := func(job map[string]any) {
+		t.Helper()
+		s.eventually("job completed", 30*time.Second, func() bool { return status(job) == "completed" })
+	}
+
+	names := s.must(key, "POST", base+"/brand-name-suggestions", `{"name": "HubSpot", "websiteDomains": ["hubspot.com"]}`, 202)
+	brands := s.must(key, "POST", base+"/projects/"+project+"/discovery/brands", "", 202)
+	time.Sleep(500 * time.Millisecond)
+	if status(names) != "queued" || status(brands) != "queued" {
+		t.Fatal("a job ran without a worker")
+	}
+	stopWorker := process(t, getenv, logs, "worker")
+	awaitCompleted(names)
+	awaitCompleted(brands)
+	if err := stopWorker(); err != nil {
+		t.Fatal(err)
+	}
+
+	again := s.must(key, "POST", base+"/brand-name-suggestions", `{"name": "Globex", "websiteDomains": ["globex.com"]}`, 202)
+	time.Sleep(300 * time.Millisecond)
+	if status(again) != "queued" {
+		t.Fatal("a job ran with the worker stopped")
+	}
+	process(t, getenv, logs, "worker")
+	awaitCompleted(again)
+}
