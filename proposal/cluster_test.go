@@ -2,9 +2,11 @@ package proposal
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -145,4 +147,127 @@ func ExampleCluster() {
 	// crm: ["best crm for startups" "crm for small business"]
 	// email marketing: ["email marketing tool pricing" "best email marketing software"]
 	// unassigned: 1
+}
+
+func TestClusterModesAndExistingClusters(t *testing.T) {
+	t.Parallel()
+	id := func(n byte) uuid.UUID { return uuid.UUID{15: n} }
+	queries := []ClusterQuery{
+		{ID: id(1), Text: "best crm for startups"},
+		{ID: id(2), Text: "crm for small business", Grouped: true},
+		{ID: id(3), Text: "email marketing tool pricing"},
+		{ID: id(4), Text: "best email marketing software"},
+		{ID: id(5), Text: "weather tomorrow"},
+		{ID: id(6), Text: "best crm for startups"}, // the same text on another engine
+	}
+	existing := []ExistingCluster{
+		{ID: id(100), Name: "customer relationship management", MemberTexts: []string{"crm for small business", "crm software"}},
+		{ID: id(101), Name: "newsletters", MemberTexts: nil},
+	}
+	assigned := func(p *ClusterProposal) map[uuid.UUID]string {
+		out := map[uuid.UUID]string{}
+		for _, c := range p.Clusters {
+			for _, q := range c.TrackedQueryIDs {
+				out[q] = c.Name
+			}
+		}
+		return out
+	}
+
+	t.Run("fill_gaps joins existing clusters and skips grouped queries", func(t *testing.T) {
+		p := Cluster(ClusterRequest{Queries: queries, Existing: existing, Mode: sightline.ModeFillGaps})
+		got := assigned(p)
+		if got[id(1)] != "customer relationship management" || got[id(6)] != got[id(1)] {
+			t.Errorf("crm query went to %q, its twin to %q", got[id(1)], got[id(6)])
+		}
+		if _, ok := got[id(2)]; ok || !slices.Contains(p.Unassigned, id(2)) {
+			t.Error("a grouped query got a proposal under fill_gaps")
+		}
+		if got[id(3)] != "email marketing" || got[id(4)] != "email marketing" {
+			t.Errorf("email queries: %q %q", got[id(3)], got[id(4)])
+		}
+		for _, c := range p.Clusters {
+			if c.Name == "customer relationship management" && (c.ClusterID == nil || *c.ClusterID != id(100)) {
+				t.Errorf("existing cluster proposed without its id: %+v", c)
+			}
+			if c.Name == "email marketing" && c.ClusterID != nil {
+				t.Errorf("new cluster with an id: %+v", c)
+			}
+		}
+		if !slices.Equal(p.Unassigned, []uuid.UUID{id(2), id(5)}) {
+			t.Errorf("unassigned %v", p.Unassigned)
+		}
+	})
+
+	t.Run("restricted to existing clusters", func(t *testing.T) {
+		p := Cluster(ClusterRequest{Queries: queries, Existing: existing, Mode: sightline.ModeAddOnTop, RestrictToExisting: true})
+		got := assigned(p)
+		for q, name := range got {
+			if name != "customer relationship management" && name != "newsletters" {
+				t.Errorf("query %v proposed a new cluster %q", q, name)
+			}
+		}
+		if got[id(1)] != "customer relationship management" || got[id(2)] != "customer relationship management" {
+			t.Errorf("crm queries: %v", got)
+		}
+		if _, ok := got[id(5)]; ok {
+			t.Error("an unrelated query was forced into a cluster")
+		}
+	})
+
+	t.Run("full_regroup matches existing clusters by name only", func(t *testing.T) {
+		p := Cluster(ClusterRequest{Queries: queries, Existing: []ExistingCluster{
+			{ID: id(100), Name: "crm", MemberTexts: []string{"weather tomorrow"}},
+		}, Mode: sightline.ModeFullRegroup})
+		got := assigned(p)
+		if got[id(1)] != "crm" || got[id(2)] != "crm" || got[id(5)] != "" {
+			t.Errorf("full_regroup: %v", got)
+		}
+		for _, c := range p.Clusters {
+			if c.Name == "crm" && (c.ClusterID == nil || *c.ClusterID != id(100)) {
+				t.Errorf("the crm cluster was not reused: %+v", c)
+			}
+		}
+	})
+}
+
+// TestClusterIsDeterministicAndFast clusters the largest request twice.
+func TestClusterIsDeterministicAndFast(t *testing.T) {
+	t.Parallel()
+	heads := []string{"crm", "email marketing", "project management", "accounting software", "help desk", "payroll",
+		"video conferencing", "password manager", "web hosting", "survey tool"}
+	tails := []string{"for startups", "pricing", "free", "for small business", "reviews", "alternatives", "for teams",
+		"with integrations", "best", "open source", "for agencies", "comparison", "for nonprofits", "enterprise",
+		"cheap", "for freelancers", "app", "tutorial", "vs", "2025", "for ecommerce", "self hosted", "api", "mobile",
+		"for schools", "for healthcare", "plugin", "trial", "migration", "security", "for remote teams", "templates",
+		"for beginners", "cloud", "on premise", "features", "setup", "integration", "automation", "analytics",
+		"for law firms", "for restaurants", "for real estate", "for nonprofits free", "lifetime deal", "discount",
+		"coupon", "login", "support", "download"}
+	var qs []ClusterQuery
+	for i, h := range heads {
+		for j, tl := range tails {
+			qs = append(qs, ClusterQuery{ID: uuid.UUID{0: byte(i), 1: byte(j), 15: 1}, Text: h + " " + tl})
+		}
+	}
+	start := time.Now()
+	a := Cluster(ClusterRequest{Queries: qs, Mode: sightline.ModeFullRegroup})
+	elapsed := time.Since(start)
+	b := Cluster(ClusterRequest{Queries: qs, Mode: sightline.ModeFullRegroup})
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("two runs differ")
+	}
+	if elapsed > 20*time.Second {
+		t.Errorf("500 queries took %v", elapsed)
+	}
+	t.Logf("500 queries: %d clusters, %d unassigned, %v", len(a.Clusters), len(a.Unassigned), elapsed)
+	n := len(a.Unassigned)
+	for _, c := range a.Clusters {
+		n += len(c.TrackedQueryIDs)
+		if c.Name == "" || len([]rune(c.Name)) > 200 || c.Name != strings.ToLower(c.Name) || len(c.TrackedQueryIDs) < 2 {
+			t.Errorf("cluster %q of %d queries", c.Name, len(c.TrackedQueryIDs))
+		}
+	}
+	if n != len(qs) {
+		t.Errorf("%d queries in the proposal, %d asked", n, len(qs))
+	}
 }

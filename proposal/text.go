@@ -143,7 +143,9 @@ const modifierWeight = 0.25
 var modifierWords = setOf(`best top good great cheap cheapest affordable free popular leading recommended
 	software tool tools app apps application applications platform platforms solution solutions service services
 	system systems program programs online review reviews rated compare comparison alternative alternatives
-	option options list guide vs versus near new easy simple`)
+	option options list guide vs versus near new easy simple price prices pricing cost costs plan plans trial
+	demo download login signup tutorial tutorials course examples template templates coupon discount deal deals
+	feature features setup install tips ideas vendor vendors provider providers`)
 
 // englishStopWords carry no topic at all.
 var englishStopWords = setOf(`a an the and or but nor of for to in on at by with without from into onto about
