@@ -475,9 +475,16 @@ func TestProposalStarts(t *testing.T) {
 	t.Run("subscription", func(t *testing.T) {
 		assertError(t, f.post(f.admin.key, clustering, clusterBody), 402, sightline.CodeSubscriptionRequired)
 		assertError(t, f.post(f.admin.key, keywords, keywordBody), 402, sightline.CodeSubscriptionRequired)
-		// Brand discovery and name suggestions need none.
+		// Brand discovery and name suggestions need none; brand discovery
+		// also takes a project without a brand profile.
 		f.start(brands, "")
 		f.start(names, nameBody)
+		bare := uuid.Must(uuid.NewV7())
+		if _, err := f.pool.Exec(context.Background(), `INSERT INTO projects (id, organization_id, name) VALUES ($1, $2, 'Bare')`,
+			bare, f.orgID); err != nil {
+			t.Fatal(err)
+		}
+		f.start("/api/v1/organizations/"+f.orgID.String()+"/projects/"+bare.String()+"/discovery/brands", `{"shoppingEnabled": true}`)
 		// A cancelled contract is not entitled either.
 		other := f.org(f.admin, "Cancelled "+uuid.NewString()[:6])
 		if _, err := oltp.SetSubscription(context.Background(), f.pool, oltp.SubscriptionParams{
