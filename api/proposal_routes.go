@@ -43,7 +43,8 @@ func (s *server) proposalRoutes() {
 			"full_regroup replaces. restrictToExistingClusters proposes only the project's clusters, leaving " +
 			"queries that resemble none unassigned. trackedQueryIds: 1 to 500 distinct ids (duplicates collapsed); " +
 			"ids that are no tracked query of the project are reported by the job (notFoundTrackedQueryIds). " +
-			"Consumes no check budget units." + startNote,
+			"With live engines and an OpenAI key, the chatgpt engine's model may rename the new clusters; the local " +
+			"names stand when it fails. Consumes no check budget units." + startNote,
 		body: s.clusteringJobBodySchema(), status: http.StatusAccepted, response: s.jobSchema(),
 		errors: startErrors(map[int]string{
 			402: "subscription_required: the organization has no entitled subscription (active, trialing or " +
@@ -84,7 +85,8 @@ func (s *server) proposalRoutes() {
 			"and with the country's legal form, each bare domain and the name it spells. Brand names match " +
 			"case-insensitively, so no suggestion differs from another or from an entered name by case alone; " +
 			"enteredBrandNames are left out. Nothing is looked up or saved; no subscription is needed and no check " +
-			"budget is used." + startNote,
+			"budget is used. With live engines and an OpenAI key, the chatgpt engine's model may add names it knows " +
+			"the brand by (reason model) after the derived ones; the derived ones stand when it fails." + startNote,
 		body: brandNameSuggestionBodySchema(), status: http.StatusAccepted, response: s.jobSchema(),
 		errors:    startErrors(map[int]string{409: "organization_is_archived."}),
 		writeFunc: s.handleStartBrandNameSuggestions,
@@ -253,8 +255,8 @@ func (s *server) brandNameResultSchema() *openapi3.Schema {
 	return s.component("BrandNameSuggestions", object(props{
 		"suggestions": described(arrayOf(object(props{
 			"name":   stringSchema(),
-			"reason": enumOf("name", "spacing", "casing", "suffix", "domain"),
-		}, "name", "reason")), "At most 25, in the order of the rules."),
+			"reason": enumOf("name", "spacing", "casing", "suffix", "domain", "model"),
+		}, "name", "reason")), "At most 25, in the order of the rules; model: added by the language model, when one is configured."),
 	}, "suggestions"))
 }
 

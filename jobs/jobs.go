@@ -32,6 +32,8 @@ type Config struct {
 	// ProposalWorkers bounds concurrent jobs of the proposals queue
 	// (ProposalQueue); 0 means 2.
 	ProposalWorkers int
+	// Refiner, when set, lets a language model improve proposals.
+	Refiner ProposalRefiner
 	// Engine and Sink serve the check worker (CheckWorker); processes that
 	// only insert jobs may leave them nil.
 	Engine ingest.Engine
@@ -56,7 +58,8 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 	river.AddWorker(workers, &RefreshCheckMetricsWorker{Pool: pool, ClickHouse: cfg.ClickHouse})
 	river.AddWorker(workers, &DescribeBrandWorker{Pool: pool, Engine: cfg.Engine})
 	river.AddWorker(workers, &ReapCheckRunsWorker{Pool: pool, Logger: cfg.Logger})
-	river.AddWorker(workers, &ProposalWorker{Pool: pool, Discovery: olap.Discovery{Conn: cfg.ClickHouse}, Logger: cfg.Logger})
+	river.AddWorker(workers, &ProposalWorker{Pool: pool, Discovery: olap.Discovery{Conn: cfg.ClickHouse}, Logger: cfg.Logger,
+		Refiner: cfg.Refiner})
 	river.AddWorker(workers, &ProposalMaintenanceWorker{Pool: pool, Logger: cfg.Logger})
 	// (end of workers)
 

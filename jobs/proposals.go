@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -116,12 +119,26 @@ type KeywordDiscoveryResult struct {
 	CapturesFrom sightline.Timestamp `json:"capturesFrom"`
 }
 
+// ProposalRefiner improves local proposals with a language model
+// (package proposal/refine). Its answers are checked; whatever fails or
+// does not fit leaves the local proposal as it is.
+type ProposalRefiner interface {
+	// ClusterNames returns one name per group of query texts; local are
+	// the local names.
+	ClusterNames(ctx context.Context, groups [][]string, local []string) ([]string, error)
+	// BrandNames returns more names the brand is written as.
+	BrandNames(ctx context.Context, name string, domains, known []string) ([]string, error)
+}
+
 // ProposalWorker works proposal jobs.
 type ProposalWorker struct {
 	river.WorkerDefaults[ProposalArgs]
 	Pool      *pgxpool.Pool
 	Discovery olap.Discovery
 	Logger    *slog.Logger
+	// Refiner, when set, improves the names of new clusters and the
+	// brand-name suggestions.
+	Refiner ProposalRefiner
 	// NowFunc is the clock discovery windows are taken from.
 	NowFunc func() time.Time
 }
@@ -216,7 +233,7 @@ func (w *ProposalWorker) propose(ctx context.Context, pj *oltp.ProposalJob) (res
 	case sightline.JobClustering:
 		return w.cluster(ctx, pj)
 	case sightline.JobBrandNameSuggestion:
-		return w.suggestNames(pj)
+		return w.suggestNames(ctx, pj)
 	case sightline.JobBrandDiscovery:
 		return w.discoverBrands(ctx, pj)
 	case sightline.JobKeywordDiscovery:
@@ -267,17 +284,97 @@ func (w *ProposalWorker) cluster(ctx context.Context, pj *oltp.ProposalJob) (*pr
 			p.NotFound = append(p.NotFound, id)
 		}
 	}
+	w.refineClusterNames(ctx, p, existing)
 	return p, nil
 }
 
-func (w *ProposalWorker) suggestNames(pj *oltp.ProposalJob) (*BrandNameResult, error) {
+// refineClusterNames lets the refiner rename the new clusters. A name is
+// taken when it is a valid cluster name, lower case, and no other
+// cluster's, existing or proposed.
+func (w *ProposalWorker) refineClusterNames(ctx context.Context, p *proposal.ClusterProposal, existing []oltp.ClusterMembers) {
+	if w.Refiner == nil {
+		return
+	}
+	var fresh []int
+	var groups [][]string
+	var local []string
+	for i, c := range p.Clusters {
+		if c.ClusterID == nil {
+			fresh = append(fresh, i)
+			groups = append(groups, c.QueryTexts)
+			local = append(local, c.Name)
+		}
+	}
+	if len(fresh) == 0 {
+		return
+	}
+	names, err := w.Refiner.ClusterNames(ctx, groups, local)
+	if err == nil && len(names) != len(groups) {
+		err = fmt.Errorf("%d names for %d clusters", len(names), len(groups))
+	}
+	if err != nil {
+		w.Logger.WarnContext(ctx, "cluster names kept: the model failed", "error", err)
+		return
+	}
+	taken := map[string]bool{}
+	for _, c := range existing {
+		taken[c.Name] = true
+	}
+	for _, c := range p.Clusters {
+		taken[c.Name] = true
+	}
+	for k, i := range fresh {
+		errs := sightline.ValidationErrors{}
+		name := oltp.NormalizeClusterName("name", strings.Join(strings.Fields(names[k]), " "), errs)
+		if len(errs) > 0 || taken[name] || utf8.RuneCountInString(name) > 60 {
+			continue
+		}
+		delete(taken, p.Clusters[i].Name)
+		taken[name] = true
+		p.Clusters[i].Name = name
+	}
+	slices.SortStableFunc(p.Clusters, func(a, b proposal.ProposedCluster) int { return strings.Compare(a.Name, b.Name) })
+}
+
+func (w *ProposalWorker) suggestNames(ctx context.Context, pj *oltp.ProposalJob) (*BrandNameResult, error) {
 	in, err := decodeInput[BrandNameInput](pj)
 	if err != nil {
 		return nil, err
 	}
-	return &BrandNameResult{
-		Suggestions: proposal.SuggestBrandNames(in.Name, in.WebsiteDomains, in.EnteredBrandNames, in.Country),
-	}, nil
+	suggestions := proposal.SuggestBrandNames(in.Name, in.WebsiteDomains, in.EnteredBrandNames, in.Country)
+	return &BrandNameResult{Suggestions: w.refineBrandNames(ctx, in, suggestions)}, nil
+}
+
+// refineBrandNames adds the refiner's names, reason "model", after the
+// local ones: valid brand names only, none equal to one already there or
+// entered but for case, within proposal.MaxNameSuggestions.
+func (w *ProposalWorker) refineBrandNames(ctx context.Context, in *BrandNameInput, local []proposal.NameSuggestion) []proposal.NameSuggestion {
+	if w.Refiner == nil || len(local) >= proposal.MaxNameSuggestions {
+		return local
+	}
+	known := slices.Clone(in.EnteredBrandNames)
+	for _, s := range local {
+		known = append(known, s.Name)
+	}
+	names, err := w.Refiner.BrandNames(ctx, in.Name, in.WebsiteDomains, known)
+	if err != nil {
+		w.Logger.WarnContext(ctx, "brand-name suggestions kept: the model failed", "error", err)
+		return local
+	}
+	seen := map[string]bool{}
+	for _, k := range known {
+		seen[oltp.FoldKey(k)] = true
+	}
+	out := local
+	for _, n := range names {
+		name, err := oltp.NormalizeBrandName(strings.Join(strings.Fields(n), " "))
+		if err != nil || seen[oltp.FoldKey(name)] || len(out) >= proposal.MaxNameSuggestions {
+			continue
+		}
+		seen[oltp.FoldKey(name)] = true
+		out = append(out, proposal.NameSuggestion{Name: name, Reason: "model"})
+	}
+	return out
 }
 
 // trackedBrands are the project's own brand and tracked competitors.

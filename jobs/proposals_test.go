@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
@@ -206,5 +207,83 @@ func TestProposalMaintenance(t *testing.T) {
 	}
 	if _, err := oltp.GetProposalJob(e.ctx, e.pool, e.org, old); sightline.ErrorCode(err) != sightline.CodeJobNotFound {
 		t.Fatalf("expired job: %v", err)
+	}
+}
+
+// fakeRefiner answers as a model would, or fails.
+type fakeRefiner struct {
+	clusterNames []string
+	brandNames   []string
+	err          error
+}
+
+func (f fakeRefiner) ClusterNames(context.Context, [][]string, []string) ([]string, error) {
+	return f.clusterNames, f.err
+}
+
+func (f fakeRefiner) BrandNames(context.Context, string, []string, []string) ([]string, error) {
+	return f.brandNames, f.err
+}
+
+func TestProposalWorkerRefinesWithAModelAndFallsBack(t *testing.T) {
+	t.Parallel()
+	e := proposalsSetup(t)
+	var ids []uuid.UUID
+	for _, text := range []string{"best crm for startups", "crm for small business", "email marketing tool pricing",
+		"best email marketing software"} {
+		ids = append(ids, e.query(e.project, checksQuery{text: text}))
+	}
+	names := func(id uuid.UUID) []string {
+		var p proposal.ClusterProposal
+		json.Unmarshal(e.job(id).Result, &p) //nolint:errcheck
+		var out []string
+		for _, c := range p.Clusters {
+			out = append(out, c.Name)
+		}
+		return out
+	}
+	cluster := func(r jobs.ProposalRefiner) uuid.UUID {
+		e.worker.Refiner = r
+		id := e.start(sightline.JobClustering, jobs.ClusteringInput{TrackedQueryIDs: ids, Mode: sightline.ModeFillGaps})
+		if err := e.work(e.ctx, id, 1); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	// Names are normalised; a name taken twice keeps the local one.
+	if got := names(cluster(fakeRefiner{clusterNames: []string{"CRM  Software", "Email Marketing Tools"}})); !slices.Equal(got, []string{"crm software", "email marketing tools"}) {
+		t.Errorf("refined names %q", got)
+	}
+	if got := names(cluster(fakeRefiner{clusterNames: []string{"same", "same"}})); !slices.Equal(got, []string{"email marketing", "same"}) {
+		t.Errorf("duplicate names %q", got)
+	}
+	for _, r := range []jobs.ProposalRefiner{fakeRefiner{err: errors.New("model down")}, fakeRefiner{clusterNames: []string{"one"}}} {
+		if got := names(cluster(r)); !slices.Equal(got, []string{"crm", "email marketing"}) {
+			t.Errorf("fallback names %q", got)
+		}
+	}
+
+	suggest := func(r jobs.ProposalRefiner) []string {
+		e.worker.Refiner = r
+		id := e.start(sightline.JobBrandNameSuggestion, jobs.BrandNameInput{Name: "HubSpot", WebsiteDomains: []string{"hubspot.com"},
+			EnteredBrandNames: []string{"HubSpot CRM"}})
+		if err := e.work(e.ctx, id, 1); err != nil {
+			t.Fatal(err)
+		}
+		var res jobs.BrandNameResult
+		json.Unmarshal(e.job(id).Result, &res) //nolint:errcheck
+		var out []string
+		for _, s := range res.Suggestions {
+			out = append(out, s.Name+"/"+s.Reason)
+		}
+		return out
+	}
+	local := []string{"HubSpot/name", "Hub Spot/casing", "hubspot.com/domain"}
+	got := suggest(fakeRefiner{brandNames: []string{"HubSpot Marketing Hub", "hubspot crm", "hub spot", " ", "HubSpot  Sales Hub"}})
+	if want := append(slices.Clone(local), "HubSpot Marketing Hub/model", "HubSpot Sales Hub/model"); !slices.Equal(got, want) {
+		t.Errorf("refined suggestions %q, want %q", got, want)
+	}
+	if got := suggest(fakeRefiner{err: errors.New("model down")}); !slices.Equal(got, local) {
+		t.Errorf("fallback suggestions %q", got)
 	}
 }

@@ -30,7 +30,7 @@ import (
 // NameSuggestion is one proposed brand name and the rule that gave it.
 type NameSuggestion struct {
 	Name   string `json:"name"`
-	Reason string `json:"reason"` // name, spacing, casing, suffix or domain
+	Reason string `json:"reason"` // name, spacing, casing, suffix or domain (model: see proposal/refine)
 }
 
 // MaxNameSuggestions bounds the suggestions of one job.

@@ -11,6 +11,8 @@ import (
 	"github.com/sightline/sightline/ingest"
 	"github.com/sightline/sightline/ingest/engine"
 	"github.com/sightline/sightline/ingest/simulator"
+	"github.com/sightline/sightline/jobs"
+	"github.com/sightline/sightline/proposal/refine"
 )
 
 // config is read from the environment. Every variable has a default that
@@ -32,6 +34,9 @@ type config struct {
 	// Engines answers checks: the deterministic simulator by default, the
 	// live adapters with SIGHTLINE_ENGINES=live (see package ingest/engine).
 	Engines ingest.Engine
+	// Refiner lets the chatgpt engine's model improve proposal jobs: only
+	// with SIGHTLINE_ENGINES=live and OPENAI_API_KEY (package proposal/refine).
+	Refiner jobs.ProposalRefiner
 }
 
 // simulatorSeed fixes the simulator's answers, so demo data and tests are
@@ -94,6 +99,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 	cfg.ReviewURL = getenv("REVIEW_URL")
 	if cfg.Engines, err = engine.FromEnv(getenv, simulator.New(simulatorSeed), &http.Client{}); err != nil {
 		return cfg, err
+	}
+	if getenv("SIGHTLINE_ENGINES") == "live" && getenv("OPENAI_API_KEY") != "" {
+		cfg.Refiner = refine.New(refine.Config{APIKey: getenv("OPENAI_API_KEY"), Model: getenv("OPENAI_MODEL"),
+			BaseURL: getenv("OPENAI_BASE_URL"), Client: &http.Client{}})
 	}
 	return cfg, nil
 }

@@ -99,3 +99,26 @@ func TestProposalJobsAcrossProcesses(t *testing.T) {
 	process(t, getenv, logs, "worker")
 	awaitCompleted(again)
 }
+
+// TestProposalRefinerConfig: the model refines proposals only with live
+// engines and an OpenAI key.
+func TestProposalRefinerConfig(t *testing.T) {
+	t.Parallel()
+	live := map[string]string{"SIGHTLINE_ENGINES": "live", "OPENAI_API_KEY": "sk-x", "PERPLEXITY_API_KEY": "p",
+		"SERPAPI_API_KEY": "s"}
+	for name, vars := range map[string]map[string]string{"simulator": {}, "live": live} {
+		cfg, err := loadConfig(func(k string) string { return vars[k] })
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if (cfg.Refiner != nil) != (name == "live") {
+			t.Errorf("%s: refiner %v", name, cfg.Refiner)
+		}
+		if cfg.ProposalWorkers != 2 {
+			t.Errorf("%s: %d proposal workers", name, cfg.ProposalWorkers)
+		}
+	}
+	if _, err := loadConfig(func(k string) string { return map[string]string{"SIGHTLINE_PROPOSAL_WORKERS": "0"}[k] }); err == nil {
+		t.Error("0 proposal workers accepted")
+	}
+}

@@ -52,7 +52,8 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 		}
 	}()
 	riverClient, err := jobs.NewClient(pool, jobs.Config{
-		Logger: logger, Work: withWorkers, MaxWorkers: cfg.Workers, ProposalWorkers: cfg.ProposalWorkers,
+		Logger: logger, Work: withWorkers, MaxWorkers: cfg.Workers,
+		ProposalWorkers: cfg.ProposalWorkers, Refiner: cfg.Refiner,
 		Engine: cfg.Engines, Sink: jobs.AnalyticsSink{Writer: writer}, ClickHouse: ch,
 	})
 	if err != nil {

@@ -1,0 +1,235 @@
+// Package refine asks the chatgpt engine's model (the OpenAI Responses
+// API, with structured JSON output) to improve what the local proposal
+// methods propose: the names of new keyword clusters and brand-name
+// suggestions. It is used only with SIGHTLINE_ENGINES=live and
+// OPENAI_API_KEY set; the local proposal stays the default, and the
+// fallback whenever the model fails or answers something unusable. The
+// model is asked without web search and nothing is stored at OpenAI
+// (store=false).
+package refine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Defaults, as the chatgpt engine's.
+const (
+	DefaultBaseURL = "https://api.openai.com"
+	DefaultModel   = "gpt-5-mini"
+	DefaultTimeout = 60 * time.Second
+)
+
+// Config configures the model.
+type Config struct {
+	APIKey string
+	// Model is any Responses API model with structured outputs; empty
+	// means DefaultModel.
+	Model string
+	// BaseURL is the API root, with or without a trailing /v1; empty means
+	// DefaultBaseURL.
+	BaseURL string
+	// Client sends the requests; nil means http.DefaultClient.
+	Client *http.Client
+	// Timeout bounds one request; 0 means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// OpenAI asks the model.
+type OpenAI struct {
+	cfg Config
+}
+
+// New returns the model client.
+func New(cfg Config) *OpenAI {
+	if cfg.Model == "" {
+		cfg.Model = DefaultModel
+	}
+	cfg.BaseURL = strings.TrimSuffix(strings.TrimSuffix(cfg.BaseURL, "/"), "/v1")
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultBaseURL
+	}
+	if cfg.Client == nil {
+		cfg.Client = http.DefaultClient
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	return &OpenAI{cfg: cfg}
+}
+
+// stringsSchema is the JSON schema of an answer {key: [string, ...]}.
+func stringsSchema(key string) map[string]any {
+	return map[string]any{
+		"type":                 "object",
+		"properties":           map[string]any{key: map[string]any{"type": "array", "items": map[string]any{"type": "string"}}},
+		"required":             []string{key},
+		"additionalProperties": false,
+	}
+}
+
+// ClusterNames asks for a short name for each group of keyword queries;
+// local are the names the local method gave, as a hint. It returns one
+// name per group, as the model wrote it: callers check them.
+func (o *OpenAI) ClusterNames(ctx context.Context, groups [][]string, local []string) ([]string, error) {
+	type group struct {
+		Queries   []string `json:"queries"`
+		LocalName string   `json:"currentName"`
+	}
+	in := make([]group, len(groups))
+	for i, g := range groups {
+		in[i] = group{Queries: g, LocalName: local[i]}
+	}
+	var out struct {
+		Names []string `json:"names"`
+	}
+	err := o.ask(ctx, "cluster_names",
+		"You name keyword clusters for an SEO and AI-visibility tool. For each group of search queries, give one "+
+			"short topic name (1 to 4 words, lower case, no punctuation, no quotes) that says what the queries are "+
+			"about, not who they are for or what kind of answer they want. Answer with exactly one name per group, "+
+			"in the order given; keep currentName when it is already the best name; never give two groups the same name.",
+		in, stringsSchema("names"), &out)
+	if err != nil {
+		return nil, err
+	}
+	if len(out.Names) != len(groups) {
+		return nil, fmt.Errorf("model gave %d names for %d groups", len(out.Names), len(groups))
+	}
+	return out.Names, nil
+}
+
+// BrandNames asks for the other ways a brand is written: spellings,
+// abbreviations, former or product names. known are the names already
+// proposed or entered, which the model need not repeat.
+func (o *OpenAI) BrandNames(ctx context.Context, name string, domains, known []string) ([]string, error) {
+	in := map[string]any{"brandName": name, "websiteDomains": domains, "knownNames": known}
+	var out struct {
+		Names []string `json:"names"`
+	}
+	err := o.ask(ctx, "brand_names",
+		"You help a brand-monitoring tool find how answers and web pages write a brand's name. Given the brand's "+
+			"name and website domains, list other names it is commonly written as: other spellings and spacings, "+
+			"abbreviations, the names of its main products, former names. Only names of this brand that you are "+
+			"confident about; nothing generic; none of knownNames; at most 10.",
+		in, stringsSchema("names"), &out)
+	if err != nil {
+		return nil, err
+	}
+	return out.Names, nil
+}
+
+// request is a Responses API request with a JSON schema output format.
+type request struct {
+	Model        string `json:"model"`
+	Instructions string `json:"instructions"`
+	Input        string `json:"input"`
+	Store        bool   `json:"store"`
+	Text         struct {
+		Format struct {
+			Type   string         `json:"type"`
+			Name   string         `json:"name"`
+			Strict bool           `json:"strict"`
+			Schema map[string]any `json:"schema"`
+		} `json:"format"`
+	} `json:"text"`
+}
+
+// response is the part of a Responses API response read here.
+type response struct {
+	Status string `json:"status"`
+	Error  *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+	Output []struct {
+		Type    string `json:"type"`
+		Role    string `json:"role"`
+		Content []struct {
+			Type    string `json:"type"`
+			Text    string `json:"text"`
+			Refusal string `json:"refusal"`
+		} `json:"content"`
+	} `json:"output"`
+}
+
+// ErrRefused is returned when the model declines to answer.
+var ErrRefused = errors.New("the model refused")
+
+// ask sends one request and decodes the structured answer into out.
+func (o *OpenAI) ask(ctx context.Context, name, instructions string, input any, schema map[string]any, out any) error {
+	payload, err := json.Marshal(input)
+	if err != nil {
+		return fmt.Errorf("encoding input: %w", err)
+	}
+	req := request{Model: o.cfg.Model, Instructions: instructions, Input: string(payload)}
+	req.Text.Format.Type, req.Text.Format.Name, req.Text.Format.Strict, req.Text.Format.Schema = "json_schema", name, true, schema
+	body, err := json.Marshal(req)
+	if err != nil {
+		return fmt.Errorf("encoding request: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.cfg.Timeout)
+	defer cancel()
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, o.cfg.BaseURL+"/v1/responses", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	hr.Header.Set("Authorization", "Bearer "+o.cfg.APIKey)
+	hr.Header.Set("Content-Type", "application/json")
+	res, err := o.cfg.Client.Do(hr)
+	if err != nil {
+		return fmt.Errorf("asking the model: %w", err)
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(res.Body, 4<<20))
+	if err != nil {
+		return fmt.Errorf("reading the model's answer: %w", err)
+	}
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("the model answered %d: %s", res.StatusCode, truncate(string(data), 300))
+	}
+	var r response
+	if err := json.Unmarshal(data, &r); err != nil {
+		return fmt.Errorf("decoding the model's answer: %w", err)
+	}
+	if r.Status != "completed" {
+		msg := r.Status
+		if r.Error != nil {
+			msg += ": " + r.Error.Code + " " + r.Error.Message
+		}
+		return fmt.Errorf("the model's response is %s", truncate(msg, 300))
+	}
+	for i := len(r.Output) - 1; i >= 0; i-- {
+		item := r.Output[i]
+		if item.Type != "message" || item.Role != "assistant" {
+			continue
+		}
+		var text strings.Builder
+		for _, part := range item.Content {
+			switch part.Type {
+			case "output_text":
+				text.WriteString(part.Text)
+			case "refusal":
+				return fmt.Errorf("%w: %s", ErrRefused, truncate(part.Refusal, 300))
+			}
+		}
+		if err := json.Unmarshal([]byte(text.String()), out); err != nil {
+			return fmt.Errorf("the model's answer is not the asked JSON: %w", err)
+		}
+		return nil
+	}
+	return errors.New("the model's response has no answer")
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
