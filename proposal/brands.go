@@ -304,7 +304,7 @@ func notBrandHost(host string) bool {
 	return false
 }
 
-// titleLabel is the part of a page title that names its site: the text
+// TitleLabel is the part of a page title that names its site: the text
 // before the first separator ("Globex - CRM for teams" -> "Globex"), or
 // nothing when it is more than a few words.
 func TitleLabel(title string) string {
