@@ -291,7 +291,7 @@ func (w *ProposalWorker) cluster(ctx context.Context, pj *oltp.ProposalJob) (*pr
 // refineClusterNames lets the refiner rename the new clusters. A name is
 // taken when it is a valid cluster name, lower case, and no other
 // cluster's, existing or proposed.
-func (w *ProposalWorker) refineClusterNames(ctx context.Context, p *proposal.ClusterProposal, existing []oltp.ClusterMembers) {
+func (w *ProposalWorker) refineClusterNames(ctx context.Context, p *proposal.ClusterProposal, existing []oltp.ClusterTexts) {
 	if w.Refiner == nil {
 		return
 	}

@@ -260,8 +260,8 @@ func ClusteringQueries(ctx context.Context, db DBTX, projectID uuid.UUID, ids []
 	return out, nil
 }
 
-// ClusterMembers is a cluster with the texts of its tracked queries.
-type ClusterMembers struct {
+// ClusterTexts is a cluster with the texts of its tracked queries.
+type ClusterTexts struct {
 	ID          uuid.UUID `db:"id"`
 	Name        string    `db:"name"`
 	MemberTexts []string  `db:"member_texts"`
@@ -269,7 +269,7 @@ type ClusterMembers struct {
 
 // ProjectClusterMembers returns the project's clusters by name, each with
 // the distinct texts of its members.
-func ProjectClusterMembers(ctx context.Context, db DBTX, projectID uuid.UUID) ([]ClusterMembers, error) {
+func ProjectClusterMembers(ctx context.Context, db DBTX, projectID uuid.UUID) ([]ClusterTexts, error) {
 	rows, err := db.Query(ctx, `
 		SELECT c.id, c.name,
 		       coalesce(array_agg(DISTINCT q.query_text) FILTER (WHERE q.id IS NOT NULL), '{}') AS member_texts
@@ -282,7 +282,7 @@ func ProjectClusterMembers(ctx context.Context, db DBTX, projectID uuid.UUID) ([
 	if err != nil {
 		return nil, fmt.Errorf("reading clusters: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, pgx.RowToStructByName[ClusterMembers])
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByName[ClusterTexts])
 	if err != nil {
 		return nil, fmt.Errorf("reading clusters: %w", err)
 	}
