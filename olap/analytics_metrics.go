@@ -1,0 +1,681 @@
+package olap
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"golang.org/x/sync/errgroup"
+)
+
+// The headline metrics: GET /metrics (the own brand and every tracked
+// competitor over a window, with trends against the window before), GET
+// /metrics/clusters (the own brand per cluster of tracked queries) and the
+// organization overview (the own brand per active project). Every figure is
+// summed from ranks_daily (passes and positions) and mentions_daily (share
+// of voice worth, tones, mention types); the current and the previous
+// window are read in one pass with conditional aggregation over the days of
+// both, and the figures are computed here from the sums, so one definition
+// serves the three operations.
+
+// MentionTypeCounts counts mentions by type.
+type MentionTypeCounts struct {
+	Recommendation uint64 `json:"recommendation"`
+	Comparison     uint64 `json:"comparison"`
+	Listing        uint64 `json:"listing"`
+	Example        uint64 `json:"example"`
+	Reference      uint64 `json:"reference"`
+}
+
+// PositionDistribution counts AI answers naming the brand by its mention
+// position.
+type PositionDistribution struct {
+	First       uint64 `json:"1"`
+	SecondThird uint64 `json:"2-3"`
+	FourthFifth uint64 `json:"4-5"`
+	SixthTenth  uint64 `json:"6-10"`
+	Lower       uint64 `json:"11+"`
+}
+
+// Metrics are the figures of GET /metrics: the own brand's over the window,
+// its trends against the previous window (current minus previous for every
+// figure, positions included; nil when either side has no value) and every
+// current tracked competitor's.
+type Metrics struct {
+	ShareOfVoice            *float64  `json:"shareOfVoice"`
+	ShareOfVoiceInterval    *Interval `json:"shareOfVoiceInterval"`
+	MentionRate             *float64  `json:"mentionRate"`
+	MentionRateInterval     *Interval `json:"mentionRateInterval"`
+	SerpRate                *float64  `json:"serpRate"`
+	SerpRateInterval        *Interval `json:"serpRateInterval"`
+	ShoppingRate            *float64  `json:"shoppingRate"`
+	ShoppingRateInterval    *Interval `json:"shoppingRateInterval"`
+	PositivityIndex         *float64  `json:"positivityIndex"`
+	PositivityIndexInterval *Interval `json:"positivityIndexInterval"`
+
+	AvgMentionPosition   *float64 `json:"avgMentionPosition"`
+	BestMentionPosition  *int     `json:"bestMentionPosition"`
+	AvgLinkPosition      *float64 `json:"avgLinkPosition"`
+	BestLinkPosition     *int     `json:"bestLinkPosition"`
+	AvgSerpPosition      *float64 `json:"avgSerpPosition"`
+	BestSerpPosition     *int     `json:"bestSerpPosition"`
+	AvgShoppingPosition  *float64 `json:"avgShoppingPosition"`
+	BestShoppingPosition *int     `json:"bestShoppingPosition"`
+
+	MentionPositionStability  *float64 `json:"mentionPositionStability"`
+	LinkPositionStability     *float64 `json:"linkPositionStability"`
+	SerpPositionStability     *float64 `json:"serpPositionStability"`
+	ShoppingPositionStability *float64 `json:"shoppingPositionStability"`
+
+	MentionCount                uint64               `json:"mentionCount"`
+	SentimentPositive           uint64               `json:"sentimentPositive"`
+	SentimentNeutral            uint64               `json:"sentimentNeutral"`
+	SentimentNegative           uint64               `json:"sentimentNegative"`
+	MentionTypeCounts           MentionTypeCounts    `json:"mentionTypeCounts"`
+	MentionPositionDistribution PositionDistribution `json:"mentionPositionDistribution"`
+
+	AITrackedQueryCount       uint64 `json:"aiTrackedQueryCount"`
+	SerpTrackedQueryCount     uint64 `json:"serpTrackedQueryCount"`
+	ShoppingTrackedQueryCount uint64 `json:"shoppingTrackedQueryCount"`
+	MentionQueriesWithResult  uint64 `json:"mentionQueriesWithResult"`
+	LinkQueriesWithResult     uint64 `json:"linkQueriesWithResult"`
+	SerpQueriesWithResult     uint64 `json:"serpQueriesWithResult"`
+	ShoppingQueriesWithResult uint64 `json:"shoppingQueriesWithResult"`
+
+	Competitors []CompetitorMetrics `json:"competitors"`
+
+	TrendShareOfVoice        *float64 `json:"trendShareOfVoice"`
+	TrendMentionRate         *float64 `json:"trendMentionRate"`
+	TrendSerpRate            *float64 `json:"trendSerpRate"`
+	TrendShoppingRate        *float64 `json:"trendShoppingRate"`
+	TrendPositivityIndex     *float64 `json:"trendPositivityIndex"`
+	TrendAvgMentionPosition  *float64 `json:"trendAvgMentionPosition"`
+	TrendAvgLinkPosition     *float64 `json:"trendAvgLinkPosition"`
+	TrendAvgSerpPosition     *float64 `json:"trendAvgSerpPosition"`
+	TrendAvgShoppingPosition *float64 `json:"trendAvgShoppingPosition"`
+}
+
+// CompetitorMetrics are a tracked competitor's figures over the window. Its
+// mention rate divides the AI answers naming it by every AI answer
+// captured (the own brand's passes).
+type CompetitorMetrics struct {
+	CompetitorID         uuid.UUID `json:"competitorId"`
+	Name                 string    `json:"name"`
+	ShareOfVoice         *float64  `json:"shareOfVoice"`
+	ShareOfVoiceInterval *Interval `json:"shareOfVoiceInterval"`
+	MentionRate          *float64  `json:"mentionRate"`
+	MentionRateInterval  *Interval `json:"mentionRateInterval"`
+	MentionCount         uint64    `json:"mentionCount"`
+	AvgMentionPosition   *float64  `json:"avgMentionPosition"`
+}
+
+// Competitor names a current tracked competitor of the project.
+type Competitor struct {
+	ID   uuid.UUID
+	Name string
+}
+
+// positionSums are one kind of position's rollup sums: observations, sum,
+// sum of squares and the best (lowest) position.
+type positionSums struct {
+	count, sum, sq uint64
+	min            *uint16
+}
+
+func (p *positionSums) add(o positionSums) {
+	p.count += o.count
+	p.sum += o.sum
+	p.sq += o.sq
+	if o.min != nil && (p.min == nil || *o.min < *p.min) {
+		p.min = o.min
+	}
+}
+
+// avg is the mean position; nil without observations.
+func (p positionSums) avg() *float64 {
+	if p.count == 0 {
+		return nil
+	}
+	v := float64(p.sum) / float64(p.count)
+	return &v
+}
+
+// best is the lowest position; nil without observations.
+func (p positionSums) best() *int {
+	if p.min == nil || p.count == 0 {
+		return nil
+	}
+	v := int(*p.min)
+	return &v
+}
+
+// stability is the population standard deviation of the positions; nil
+// under two observations.
+func (p positionSums) stability() *float64 {
+	if p.count < 2 {
+		return nil
+	}
+	n := float64(p.count)
+	mean := float64(p.sum) / n
+	v := math.Sqrt(math.Max(0, float64(p.sq)/n-mean*mean))
+	return &v
+}
+
+// rankSums are one brand's ranks_daily sums over one window: the own
+// brand's passes by kind of engine (competitor rows' passes are not a
+// denominator) and the four kinds of position.
+type rankSums struct {
+	aiPasses, serpPasses, shoppingPasses uint64
+	mention, link, serp, shopping        positionSums
+}
+
+func (r *rankSums) add(o rankSums) {
+	r.aiPasses += o.aiPasses
+	r.serpPasses += o.serpPasses
+	r.shoppingPasses += o.shoppingPasses
+	r.mention.add(o.mention)
+	r.link.add(o.link)
+	r.serp.add(o.serp)
+	r.shopping.add(o.shopping)
+}
+
+// voiceSums are mentions_daily sums over one window: the brand's worth and
+// tones, and the worth and mentions of every brand named alongside (the
+// share-of-voice denominator and its sample size).
+type voiceSums struct {
+	worth, allWorth             float64
+	allMentions                 uint64
+	positive, neutral, negative uint64
+}
+
+func (v *voiceSums) add(o voiceSums) {
+	v.worth += o.worth
+	v.allWorth += o.allWorth
+	v.allMentions += o.allMentions
+	v.positive += o.positive
+	v.neutral += o.neutral
+	v.negative += o.negative
+}
+
+// shareOfVoice is 100 x the brand's worth over every brand's, with the
+// interval over every brand's mentions; nil when nobody was named.
+func (v voiceSums) shareOfVoice() (*float64, *Interval) {
+	if v.allWorth <= 0 {
+		return nil, nil
+	}
+	p := v.worth / v.allWorth
+	s := 100 * p
+	return &s, WilsonInterval(p, int64(v.allMentions))
+}
+
+// positivityIndex is 100 x (positive + 0.5 x neutral) / mentions; nil
+// without mentions.
+func (v voiceSums) positivityIndex() (*float64, *Interval) {
+	return Percent(float64(v.positive)+0.5*float64(v.neutral), int64(v.positive+v.neutral+v.negative))
+}
+
+// rate is 100 x part / whole with its interval; nil when whole is 0.
+func rate(part, whole uint64) (*float64, *Interval) {
+	return Percent(float64(part), int64(whole))
+}
+
+// trend is current minus previous; nil when either is.
+func trend(cur, prev *float64) *float64 {
+	if cur == nil || prev == nil {
+		return nil
+	}
+	v := *cur - *prev
+	return &v
+}
+
+// sqlDay keeps a window bound inside what ClickHouse's DateTime holds; no
+// rollup row lies outside it, so a far dateTo (or the previous window of a
+// long one) reads the same rows.
+func sqlDay(t time.Time) time.Time {
+	lo, hi := time.Date(1970, 1, 2, 0, 0, 0, 0, time.UTC), time.Date(2105, 12, 31, 0, 0, 0, 0, time.UTC)
+	switch {
+	case t.Before(lo):
+		return lo
+	case t.After(hi):
+		return hi
+	}
+	return t
+}
+
+// spanning is the scope widened to start where its previous window starts,
+// so one read covers both; current is the first day of the scope itself.
+func (s Scope) spanning() (wide Scope, current time.Time) {
+	wide = s
+	wide.From, wide.To = sqlDay(s.Previous().From), sqlDay(s.To)
+	return wide, sqlDay(s.From)
+}
+
+// brandKey is a brand of a rollup row: relation and competitor id (nil for
+// the own brand and untracked brands).
+type brandKey struct {
+	relation   string
+	competitor uuid.UUID
+}
+
+var ownBrand = brandKey{relation: "own"}
+
+// brandRanks are a brand's ranks_daily sums in the current and previous
+// window, with the own brand's per-query counters of the current window.
+type brandRanks struct {
+	cur, prev  rankSums
+	positions  map[uint16]uint64
+	queries    [3]uint64 // AI, search, shopping queries with a pass
+	withResult [4]uint64 // of those, queries with a mention, link, search and shopping result
+}
+
+// brandVoices are a brand's mentions_daily sums in the current and previous
+// window, with its mention types in the current one.
+type brandVoices struct {
+	cur, prev voiceSums
+	types     MentionTypeCounts
+}
+
+// Metrics computes GET /metrics over scope for the own brand and each of
+// competitors (every current tracked competitor of the project), with the
+// trends against scope.Previous(). Two reads, run together: ranks_daily
+// and mentions_daily over the days of both windows.
+func (a *Analytics) Metrics(ctx context.Context, scope Scope, competitors []Competitor) (*Metrics, error) {
+	ranks := map[brandKey]*brandRanks{}
+	var voices map[brandKey]*brandVoices
+	var total [2]voiceSums // every brand's worth and mentions: current, previous
+	if !scope.Empty() {
+		g, gctx := errgroup.WithContext(ctx)
+		g.Go(func() (err error) {
+			ranks, err = a.metricsRanks(gctx, scope)
+			return err
+		})
+		g.Go(func() (err error) {
+			voices, total, err = a.metricsVoices(gctx, scope)
+			return err
+		})
+		if err := g.Wait(); err != nil {
+			return nil, err
+		}
+	}
+	own := ranks[ownBrand]
+	if own == nil {
+		own = &brandRanks{}
+	}
+	ownVoice := voices[ownBrand]
+	if ownVoice == nil {
+		ownVoice = &brandVoices{}
+	}
+	withTotals := func(v voiceSums, t voiceSums) voiceSums {
+		v.allWorth, v.allMentions = t.allWorth, t.allMentions
+		return v
+	}
+	cur, prev := withTotals(ownVoice.cur, total[0]), withTotals(ownVoice.prev, total[1])
+
+	m := &Metrics{Competitors: []CompetitorMetrics{}}
+	m.ShareOfVoice, m.ShareOfVoiceInterval = cur.shareOfVoice()
+	m.MentionRate, m.MentionRateInterval = rate(own.cur.mention.count, own.cur.aiPasses)
+	m.SerpRate, m.SerpRateInterval = rate(own.cur.serp.count, own.cur.serpPasses)
+	m.ShoppingRate, m.ShoppingRateInterval = rate(own.cur.shopping.count, own.cur.shoppingPasses)
+	m.PositivityIndex, m.PositivityIndexInterval = cur.positivityIndex()
+
+	m.AvgMentionPosition, m.BestMentionPosition = own.cur.mention.avg(), own.cur.mention.best()
+	m.AvgLinkPosition, m.BestLinkPosition = own.cur.link.avg(), own.cur.link.best()
+	m.AvgSerpPosition, m.BestSerpPosition = own.cur.serp.avg(), own.cur.serp.best()
+	m.AvgShoppingPosition, m.BestShoppingPosition = own.cur.shopping.avg(), own.cur.shopping.best()
+	m.MentionPositionStability = own.cur.mention.stability()
+	m.LinkPositionStability = own.cur.link.stability()
+	m.SerpPositionStability = own.cur.serp.stability()
+	m.ShoppingPositionStability = own.cur.shopping.stability()
+
+	m.MentionCount = own.cur.mention.count
+	m.SentimentPositive, m.SentimentNeutral, m.SentimentNegative = cur.positive, cur.neutral, cur.negative
+	m.MentionTypeCounts = ownVoice.types
+	for pos, n := range own.positions {
+		switch {
+		case pos <= 1:
+			m.MentionPositionDistribution.First += n
+		case pos <= 3:
+			m.MentionPositionDistribution.SecondThird += n
+		case pos <= 5:
+			m.MentionPositionDistribution.FourthFifth += n
+		case pos <= 10:
+			m.MentionPositionDistribution.SixthTenth += n
+		default:
+			m.MentionPositionDistribution.Lower += n
+		}
+	}
+	m.AITrackedQueryCount, m.SerpTrackedQueryCount, m.ShoppingTrackedQueryCount = own.queries[0], own.queries[1], own.queries[2]
+	m.MentionQueriesWithResult, m.LinkQueriesWithResult = own.withResult[0], own.withResult[1]
+	m.SerpQueriesWithResult, m.ShoppingQueriesWithResult = own.withResult[2], own.withResult[3]
+
+	prevSOV, _ := prev.shareOfVoice()
+	prevMention, _ := rate(own.prev.mention.count, own.prev.aiPasses)
+	prevSerp, _ := rate(own.prev.serp.count, own.prev.serpPasses)
+	prevShopping, _ := rate(own.prev.shopping.count, own.prev.shoppingPasses)
+	prevPositivity, _ := prev.positivityIndex()
+	m.TrendShareOfVoice = trend(m.ShareOfVoice, prevSOV)
+	m.TrendMentionRate = trend(m.MentionRate, prevMention)
+	m.TrendSerpRate = trend(m.SerpRate, prevSerp)
+	m.TrendShoppingRate = trend(m.ShoppingRate, prevShopping)
+	m.TrendPositivityIndex = trend(m.PositivityIndex, prevPositivity)
+	m.TrendAvgMentionPosition = trend(m.AvgMentionPosition, own.prev.mention.avg())
+	m.TrendAvgLinkPosition = trend(m.AvgLinkPosition, own.prev.link.avg())
+	m.TrendAvgSerpPosition = trend(m.AvgSerpPosition, own.prev.serp.avg())
+	m.TrendAvgShoppingPosition = trend(m.AvgShoppingPosition, own.prev.shopping.avg())
+
+	for _, c := range competitors {
+		key := brandKey{relation: "tracked-competitor", competitor: c.ID}
+		row := CompetitorMetrics{CompetitorID: c.ID, Name: c.Name}
+		var cr rankSums
+		if r := ranks[key]; r != nil {
+			cr = r.cur
+		}
+		var cv voiceSums
+		if v := voices[key]; v != nil {
+			cv = v.cur
+		}
+		row.ShareOfVoice, row.ShareOfVoiceInterval = withTotals(cv, total[0]).shareOfVoice()
+		row.MentionRate, row.MentionRateInterval = rate(cr.mention.count, own.cur.aiPasses)
+		row.MentionCount = cr.mention.count
+		row.AvgMentionPosition = cr.mention.avg()
+		m.Competitors = append(m.Competitors, row)
+	}
+	slices.SortStableFunc(m.Competitors, func(a, b CompetitorMetrics) int {
+		return cmp.Or(descNullsLast(a.ShareOfVoice, b.ShareOfVoice), cmp.Compare(a.Name, b.Name),
+			strings.Compare(a.CompetitorID.String(), b.CompetitorID.String()))
+	})
+	return m, nil
+}
+
+// descNullsLast orders by a value, greatest first, missing values last.
+func descNullsLast(a, b *float64) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return 1
+	case b == nil:
+		return -1
+	}
+	return cmp.Compare(*b, *a)
+}
+
+// metricsRanks reads every brand's ranks_daily sums of both windows. The
+// inner grouping is per tracked query, so the own brand's per-query
+// counters (queries with a capture, queries with a result) come from the
+// same read.
+func (a *Analytics) metricsRanks(ctx context.Context, scope Scope) (map[brandKey]*brandRanks, error) {
+	wide, current := scope.spanning()
+	where, args := wide.rollupWhere()
+	rows, err := a.Conn.Query(ctx, `
+		SELECT toString(relation), competitor_id,
+		       sumIf(passes_cur, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')),
+		       sumIf(passes_cur, engine = 'google_serp'),
+		       sumIf(passes_cur, engine = 'google_shopping'),
+		       sumIf(passes_prev, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')),
+		       sumIf(passes_prev, engine = 'google_serp'),
+		       sumIf(passes_prev, engine = 'google_shopping'),
+		       sum(mention_count_cur), sum(mention_sum_cur), sum(mention_sq_cur), min(mention_min_cur),
+		       sum(mention_count_prev), sum(mention_sum_prev),
+		       sum(link_count_cur), sum(link_sum_cur), sum(link_sq_cur), min(link_min_cur),
+		       sum(link_count_prev), sum(link_sum_prev),
+		       sum(serp_count_cur), sum(serp_sum_cur), sum(serp_sq_cur), min(serp_min_cur),
+		       sum(serp_count_prev), sum(serp_sum_prev),
+		       sum(shopping_count_cur), sum(shopping_sum_cur), sum(shopping_sq_cur), min(shopping_min_cur),
+		       sum(shopping_count_prev), sum(shopping_sum_prev),
+		       sumMap(mention_positions_cur),
+		       countIf(passes_cur > 0 AND engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')),
+		       countIf(passes_cur > 0 AND engine = 'google_serp'),
+		       countIf(passes_cur > 0 AND engine = 'google_shopping'),
+		       countIf(mention_count_cur > 0), countIf(link_count_cur > 0),
+		       countIf(serp_count_cur > 0), countIf(shopping_count_cur > 0)
+		FROM (
+			WITH toDate(?) AS current_from
+			SELECT tracked_query_id, engine, relation, competitor_id,
+			       sumIf(passes, day >= current_from) AS passes_cur,
+			       sumIf(passes, day < current_from) AS passes_prev,
+			       sumIf(mention_count, day >= current_from) AS mention_count_cur,
+			       sumIf(mention_position_sum, day >= current_from) AS mention_sum_cur,
+			       sumIf(mention_position_sq_sum, day >= current_from) AS mention_sq_cur,
+			       minIf(mention_position_min, day >= current_from) AS mention_min_cur,
+			       sumIf(mention_count, day < current_from) AS mention_count_prev,
+			       sumIf(mention_position_sum, day < current_from) AS mention_sum_prev,
+			       sumIf(link_count, day >= current_from) AS link_count_cur,
+			       sumIf(link_position_sum, day >= current_from) AS link_sum_cur,
+			       sumIf(link_position_sq_sum, day >= current_from) AS link_sq_cur,
+			       minIf(link_position_min, day >= current_from) AS link_min_cur,
+			       sumIf(link_count, day < current_from) AS link_count_prev,
+			       sumIf(link_position_sum, day < current_from) AS link_sum_prev,
+			       sumIf(serp_count, day >= current_from) AS serp_count_cur,
+			       sumIf(serp_position_sum, day >= current_from) AS serp_sum_cur,
+			       sumIf(serp_position_sq_sum, day >= current_from) AS serp_sq_cur,
+			       minIf(serp_position_min, day >= current_from) AS serp_min_cur,
+			       sumIf(serp_count, day < current_from) AS serp_count_prev,
+			       sumIf(serp_position_sum, day < current_from) AS serp_sum_prev,
+			       sumIf(shopping_count, day >= current_from) AS shopping_count_cur,
+			       sumIf(shopping_position_sum, day >= current_from) AS shopping_sum_cur,
+			       sumIf(shopping_position_sq_sum, day >= current_from) AS shopping_sq_cur,
+			       minIf(shopping_position_min, day >= current_from) AS shopping_min_cur,
+			       sumIf(shopping_count, day < current_from) AS shopping_count_prev,
+			       sumIf(shopping_position_sum, day < current_from) AS shopping_sum_prev,
+			       sumMapIf(mention_positions, day >= current_from AND relation = 'own') AS mention_positions_cur
+			FROM ranks_daily
+			WHERE `+where+`
+			GROUP BY tracked_query_id, engine, relation, competitor_id
+		)
+		GROUP BY relation, competitor_id`, append([]any{current}, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("reading rank sums: %w", err)
+	}
+	defer rows.Close()
+	out := map[brandKey]*brandRanks{}
+	for rows.Next() {
+		var k brandKey
+		b := &brandRanks{}
+		dest := []any{&k.relation, &k.competitor,
+			&b.cur.aiPasses, &b.cur.serpPasses, &b.cur.shoppingPasses,
+			&b.prev.aiPasses, &b.prev.serpPasses, &b.prev.shoppingPasses}
+		for _, kind := range [][2]*positionSums{{&b.cur.mention, &b.prev.mention}, {&b.cur.link, &b.prev.link},
+			{&b.cur.serp, &b.prev.serp}, {&b.cur.shopping, &b.prev.shopping}} {
+			dest = append(dest, &kind[0].count, &kind[0].sum, &kind[0].sq, &kind[0].min, &kind[1].count, &kind[1].sum)
+		}
+		dest = append(dest, &b.positions, &b.queries[0], &b.queries[1], &b.queries[2],
+			&b.withResult[0], &b.withResult[1], &b.withResult[2], &b.withResult[3])
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("reading rank sums: %w", err)
+		}
+		out[k] = b
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading rank sums: %w", err)
+	}
+	return out, nil
+}
+
+// metricsVoices reads every brand's mentions_daily sums of both windows,
+// and their totals over every brand (untracked ones included).
+func (a *Analytics) metricsVoices(ctx context.Context, scope Scope) (map[brandKey]*brandVoices, [2]voiceSums, error) {
+	var total [2]voiceSums
+	wide, current := scope.spanning()
+	where, args := wide.rollupWhere()
+	rows, err := a.Conn.Query(ctx, `
+		WITH toDate(?) AS current_from
+		SELECT toString(relation), competitor_id,
+		       sumIf(worth, day >= current_from), sumIf(mentions, day >= current_from),
+		       sumIf(tone_positive, day >= current_from), sumIf(tone_neutral, day >= current_from),
+		       sumIf(tone_negative, day >= current_from),
+		       sumIf(worth, day < current_from), sumIf(mentions, day < current_from),
+		       sumIf(tone_positive, day < current_from), sumIf(tone_neutral, day < current_from),
+		       sumIf(tone_negative, day < current_from),
+		       sumIf(type_recommendation, day >= current_from), sumIf(type_comparison, day >= current_from),
+		       sumIf(type_listing, day >= current_from), sumIf(type_example, day >= current_from),
+		       sumIf(type_reference, day >= current_from)
+		FROM mentions_daily
+		WHERE `+where+`
+		GROUP BY relation, competitor_id`, append([]any{current}, args...)...)
+	if err != nil {
+		return nil, total, fmt.Errorf("reading mention sums: %w", err)
+	}
+	defer rows.Close()
+	out := map[brandKey]*brandVoices{}
+	for rows.Next() {
+		var k brandKey
+		var mentions [2]uint64
+		b := &brandVoices{}
+		if err := rows.Scan(&k.relation, &k.competitor,
+			&b.cur.worth, &mentions[0], &b.cur.positive, &b.cur.neutral, &b.cur.negative,
+			&b.prev.worth, &mentions[1], &b.prev.positive, &b.prev.neutral, &b.prev.negative,
+			&b.types.Recommendation, &b.types.Comparison, &b.types.Listing, &b.types.Example, &b.types.Reference); err != nil {
+			return nil, total, fmt.Errorf("reading mention sums: %w", err)
+		}
+		for i, w := range []voiceSums{b.cur, b.prev} {
+			total[i].allWorth += w.worth
+			total[i].allMentions += mentions[i]
+		}
+		out[k] = b
+	}
+	if err := rows.Err(); err != nil {
+		return nil, total, fmt.Errorf("reading mention sums: %w", err)
+	}
+	return out, total, nil
+}
+
+// QueryGroup is a set of tracked queries whose figures are summed
+// together: a cluster's members today, or the queries in no cluster.
+type QueryGroup struct {
+	ClusterID       *uuid.UUID // nil for the ungrouped bucket
+	ClusterName     *string    // nil for the ungrouped bucket
+	TrackedQueryIDs []uuid.UUID
+}
+
+// ClusterMetrics are the own brand's figures over a group of tracked
+// queries: a row of GET /metrics/clusters.
+type ClusterMetrics struct {
+	ClusterID               *uuid.UUID `json:"clusterId"`
+	ClusterName             *string    `json:"clusterName"`
+	TrackedQueryCount       int        `json:"trackedQueryCount"`
+	ShareOfVoice            *float64   `json:"shareOfVoice"`
+	ShareOfVoiceInterval    *Interval  `json:"shareOfVoiceInterval"`
+	MentionRate             *float64   `json:"mentionRate"`
+	MentionRateInterval     *Interval  `json:"mentionRateInterval"`
+	SerpRate                *float64   `json:"serpRate"`
+	SerpRateInterval        *Interval  `json:"serpRateInterval"`
+	ShoppingRate            *float64   `json:"shoppingRate"`
+	ShoppingRateInterval    *Interval  `json:"shoppingRateInterval"`
+	PositivityIndex         *float64   `json:"positivityIndex"`
+	PositivityIndexInterval *Interval  `json:"positivityIndexInterval"`
+	AvgMentionPosition      *float64   `json:"avgMentionPosition"`
+	AvgLinkPosition         *float64   `json:"avgLinkPosition"`
+	AvgSerpPosition         *float64   `json:"avgSerpPosition"`
+	AvgShoppingPosition     *float64   `json:"avgShoppingPosition"`
+	MentionCount            uint64     `json:"mentionCount"`
+}
+
+// ClusterMetrics computes one row per group, in the groups' order, over
+// scope narrowed to the union of the groups' tracked queries. One read
+// returns the own brand's sums per tracked query (ranks_daily joined to
+// mentions_daily); a query in several groups counts in each.
+func (a *Analytics) ClusterMetrics(ctx context.Context, scope Scope, groups []QueryGroup) ([]ClusterMetrics, error) {
+	seen := map[uuid.UUID]bool{}
+	union := []uuid.UUID{}
+	for _, g := range groups {
+		for _, id := range g.TrackedQueryIDs {
+			if !seen[id] {
+				seen[id] = true
+				union = append(union, id)
+			}
+		}
+	}
+	scope.TrackedQueryIDs = union
+	perQuery := map[uuid.UUID]querySums{}
+	if !scope.Empty() {
+		var err error
+		if perQuery, err = a.querySums(ctx, scope); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]ClusterMetrics, 0, len(groups))
+	for _, g := range groups {
+		var sum querySums
+		for _, id := range g.TrackedQueryIDs {
+			q := perQuery[id]
+			sum.ranks.add(q.ranks)
+			sum.voice.add(q.voice)
+		}
+		row := ClusterMetrics{ClusterID: g.ClusterID, ClusterName: g.ClusterName, TrackedQueryCount: len(g.TrackedQueryIDs)}
+		row.ShareOfVoice, row.ShareOfVoiceInterval = sum.voice.shareOfVoice()
+		row.MentionRate, row.MentionRateInterval = rate(sum.ranks.mention.count, sum.ranks.aiPasses)
+		row.SerpRate, row.SerpRateInterval = rate(sum.ranks.serp.count, sum.ranks.serpPasses)
+		row.ShoppingRate, row.ShoppingRateInterval = rate(sum.ranks.shopping.count, sum.ranks.shoppingPasses)
+		row.PositivityIndex, row.PositivityIndexInterval = sum.voice.positivityIndex()
+		row.AvgMentionPosition, row.AvgLinkPosition = sum.ranks.mention.avg(), sum.ranks.link.avg()
+		row.AvgSerpPosition, row.AvgShoppingPosition = sum.ranks.serp.avg(), sum.ranks.shopping.avg()
+		row.MentionCount = sum.ranks.mention.count
+		out = append(out, row)
+	}
+	return out, nil
+}
+
+// querySums are the own brand's sums over one tracked query.
+type querySums struct {
+	ranks rankSums
+	voice voiceSums
+}
+
+// querySums reads the own brand's sums per tracked query over scope.
+func (a *Analytics) querySums(ctx context.Context, scope Scope) (map[uuid.UUID]querySums, error) {
+	where, args := scope.rollupWhere()
+	rows, err := a.Conn.Query(ctx, `
+		SELECT r.tracked_query_id, r.ai_passes, r.serp_passes, r.shopping_passes,
+		       r.mention_count, r.mention_sum, r.link_count, r.link_sum,
+		       r.serp_count, r.serp_sum, r.shopping_count, r.shopping_sum,
+		       v.own_worth, v.all_worth, v.all_mentions, v.positive, v.neutral, v.negative
+		FROM (
+			SELECT tracked_query_id,
+			       sumIf(passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')) AS ai_passes,
+			       sumIf(passes, engine = 'google_serp') AS serp_passes,
+			       sumIf(passes, engine = 'google_shopping') AS shopping_passes,
+			       sum(mention_count) AS mention_count, sum(mention_position_sum) AS mention_sum,
+			       sum(link_count) AS link_count, sum(link_position_sum) AS link_sum,
+			       sum(serp_count) AS serp_count, sum(serp_position_sum) AS serp_sum,
+			       sum(shopping_count) AS shopping_count, sum(shopping_position_sum) AS shopping_sum
+			FROM ranks_daily
+			WHERE `+where+` AND relation = 'own'
+			GROUP BY tracked_query_id
+		) AS r
+		LEFT JOIN (
+			SELECT tracked_query_id,
+			       sumIf(worth, relation = 'own') AS own_worth, sum(worth) AS all_worth, sum(mentions) AS all_mentions,
+			       sumIf(tone_positive, relation = 'own') AS positive, sumIf(tone_neutral, relation = 'own') AS neutral,
+			       sumIf(tone_negative, relation = 'own') AS negative
+			FROM mentions_daily
+			WHERE `+where+`
+			GROUP BY tracked_query_id
+		) AS v ON v.tracked_query_id = r.tracked_query_id`, append(append([]any{}, args...), args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("reading per-query sums: %w", err)
+	}
+	defer rows.Close()
+	out := map[uuid.UUID]querySums{}
+	for rows.Next() {
+		var id uuid.UUID
+		var q querySums
+		if err := rows.Scan(&id, &q.ranks.aiPasses, &q.ranks.serpPasses, &q.ranks.shoppingPasses,
+			&q.ranks.mention.count, &q.ranks.mention.sum, &q.ranks.link.count, &q.ranks.link.sum,
+			&q.ranks.serp.count, &q.ranks.serp.sum, &q.ranks.shopping.count, &q.ranks.shopping.sum,
+			&q.voice.worth, &q.voice.allWorth, &q.voice.allMentions,
+			&q.voice.positive, &q.voice.neutral, &q.voice.negative); err != nil {
+			return nil, fmt.Errorf("reading per-query sums: %w", err)
+		}
+		out[id] = q
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading per-query sums: %w", err)
+	}
+	return out, nil
+}
