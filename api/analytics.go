@@ -24,6 +24,7 @@ import (
 
 // analyticsRoutes registers every analytics operation.
 func (s *server) analyticsRoutes() {
+	s.metricsRoutes()
 }
 
 // analyticsBase is the path of a project's analytics operations.
