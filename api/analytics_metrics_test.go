@@ -738,7 +738,11 @@ func TestOrganizationOverview(t *testing.T) {
 	silent := mf.fixture.project(mf.org, "Silent")
 	mf.trackedQuery(silent, sightline.EngineGoogleSERP, "US", "silent query")
 
-	got := okJSON(t, mf.get(fmt.Sprintf("/api/v1/organizations/%s/overview", mf.org)))
+	r0 := mf.get(fmt.Sprintf("/api/v1/organizations/%s/overview", mf.org))
+	if r0.status != http.StatusOK {
+		t.Log(mf.logs.String())
+	}
+	got := okJSON(t, r0)
 	yesterday := mf.todayUTC.AddDate(0, 0, -1)
 	expectFields(t, "overview", got, map[string]any{
 		"windowFrom": yesterday.AddDate(0, 0, -29).Format(time.DateOnly), "windowTo": yesterday.Format(time.DateOnly)})

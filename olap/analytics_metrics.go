@@ -247,12 +247,11 @@ func sqlDay(t time.Time) time.Time {
 	return t
 }
 
-// spanning is the scope widened to start where its previous window starts,
-// so one read covers both; current is the first day of the scope itself.
-func (s Scope) spanning() (wide Scope, current time.Time) {
-	wide = s
-	wide.From, wide.To = sqlDay(s.Previous().From), sqlDay(s.To)
-	return wide, sqlDay(s.From)
+// bounded is the scope with its days kept inside what ClickHouse's
+// DateTime holds (sqlDay).
+func (s Scope) bounded() Scope {
+	s.From, s.To = sqlDay(s.From), sqlDay(s.To)
+	return s
 }
 
 // brandKey is a brand of a rollup row: relation and competitor id (nil for
@@ -405,91 +404,116 @@ func descNullsLast(a, b *float64) int {
 	return cmp.Compare(*b, *a)
 }
 
-// metricsRanks reads every brand's ranks_daily sums of both windows. The
-// inner grouping is per tracked query, so the own brand's per-query
-// counters (queries with a capture, queries with a result) come from the
-// same read.
+// metricsRanks reads the ranks_daily sums of the own brand in the current
+// and the previous window and of each tracked competitor in the current
+// one, in one query of three arms, each reading only its window's days and
+// the columns it needs: the current window's own rows grouped per tracked
+// query first (for the per-query counters), the previous window's own rows
+// (passes, counts and position sums: the trends), the competitors' rows
+// (mention count and position sum).
 func (a *Analytics) metricsRanks(ctx context.Context, scope Scope) (map[brandKey]*brandRanks, error) {
-	wide, current := scope.spanning()
-	where, args := wide.rollupWhere()
+	current, currentArgs := scope.bounded().rollupWhere()
+	previous, previousArgs := scope.Previous().bounded().rollupWhere()
+	args := append(append(append([]any{}, currentArgs...), previousArgs...), currentArgs...)
 	rows, err := a.Conn.Query(ctx, `
-		SELECT toString(relation), competitor_id,
-		       sumIf(passes_cur, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')),
-		       sumIf(passes_cur, engine = 'google_serp'),
-		       sumIf(passes_cur, engine = 'google_shopping'),
-		       sumIf(passes_prev, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')),
-		       sumIf(passes_prev, engine = 'google_serp'),
-		       sumIf(passes_prev, engine = 'google_shopping'),
-		       sum(mention_count_cur), sum(mention_sum_cur), sum(mention_sq_cur), min(mention_min_cur),
-		       sum(mention_count_prev), sum(mention_sum_prev),
-		       sum(link_count_cur), sum(link_sum_cur), sum(link_sq_cur), min(link_min_cur),
-		       sum(link_count_prev), sum(link_sum_prev),
-		       sum(serp_count_cur), sum(serp_sum_cur), sum(serp_sq_cur), min(serp_min_cur),
-		       sum(serp_count_prev), sum(serp_sum_prev),
-		       sum(shopping_count_cur), sum(shopping_sum_cur), sum(shopping_sq_cur), min(shopping_min_cur),
-		       sum(shopping_count_prev), sum(shopping_sum_prev),
-		       sumMap(mention_positions_cur),
-		       countIf(passes_cur > 0 AND engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')),
-		       countIf(passes_cur > 0 AND engine = 'google_serp'),
-		       countIf(passes_cur > 0 AND engine = 'google_shopping'),
-		       countIf(mention_count_cur > 0), countIf(link_count_cur > 0),
-		       countIf(serp_count_cur > 0), countIf(shopping_count_cur > 0)
+		SELECT 'current' AS arm, toUUID('00000000-0000-0000-0000-000000000000') AS competitor,
+		       sumIf(passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')) AS ai_passes,
+		       sumIf(passes, engine = 'google_serp') AS serp_passes,
+		       sumIf(passes, engine = 'google_shopping') AS shopping_passes,
+		       sum(mention_count) AS m_count, sum(mention_sum) AS m_sum, sum(mention_sq) AS m_sq, min(mention_min) AS m_min,
+		       sum(link_count) AS l_count, sum(link_sum) AS l_sum, sum(link_sq) AS l_sq, min(link_min) AS l_min,
+		       sum(serp_count) AS s_count, sum(serp_sum) AS s_sum, sum(serp_sq) AS s_sq, min(serp_min) AS s_min,
+		       sum(shopping_count) AS p_count, sum(shopping_sum) AS p_sum, sum(shopping_sq) AS p_sq,
+		       min(shopping_min) AS p_min,
+		       sumMap(positions) AS m_positions,
+		       countIf(passes > 0 AND engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')) AS ai_queries,
+		       countIf(passes > 0 AND engine = 'google_serp') AS serp_queries,
+		       countIf(passes > 0 AND engine = 'google_shopping') AS shopping_queries,
+		       countIf(mention_count > 0) AS m_queries, countIf(link_count > 0) AS l_queries,
+		       countIf(serp_count > 0) AS s_queries, countIf(shopping_count > 0) AS p_queries
 		FROM (
-			WITH toDate(?) AS current_from
-			SELECT tracked_query_id, engine, relation, competitor_id,
-			       sumIf(passes, day >= current_from) AS passes_cur,
-			       sumIf(passes, day < current_from) AS passes_prev,
-			       sumIf(mention_count, day >= current_from) AS mention_count_cur,
-			       sumIf(mention_position_sum, day >= current_from) AS mention_sum_cur,
-			       sumIf(mention_position_sq_sum, day >= current_from) AS mention_sq_cur,
-			       minIf(mention_position_min, day >= current_from) AS mention_min_cur,
-			       sumIf(mention_count, day < current_from) AS mention_count_prev,
-			       sumIf(mention_position_sum, day < current_from) AS mention_sum_prev,
-			       sumIf(link_count, day >= current_from) AS link_count_cur,
-			       sumIf(link_position_sum, day >= current_from) AS link_sum_cur,
-			       sumIf(link_position_sq_sum, day >= current_from) AS link_sq_cur,
-			       minIf(link_position_min, day >= current_from) AS link_min_cur,
-			       sumIf(link_count, day < current_from) AS link_count_prev,
-			       sumIf(link_position_sum, day < current_from) AS link_sum_prev,
-			       sumIf(serp_count, day >= current_from) AS serp_count_cur,
-			       sumIf(serp_position_sum, day >= current_from) AS serp_sum_cur,
-			       sumIf(serp_position_sq_sum, day >= current_from) AS serp_sq_cur,
-			       minIf(serp_position_min, day >= current_from) AS serp_min_cur,
-			       sumIf(serp_count, day < current_from) AS serp_count_prev,
-			       sumIf(serp_position_sum, day < current_from) AS serp_sum_prev,
-			       sumIf(shopping_count, day >= current_from) AS shopping_count_cur,
-			       sumIf(shopping_position_sum, day >= current_from) AS shopping_sum_cur,
-			       sumIf(shopping_position_sq_sum, day >= current_from) AS shopping_sq_cur,
-			       minIf(shopping_position_min, day >= current_from) AS shopping_min_cur,
-			       sumIf(shopping_count, day < current_from) AS shopping_count_prev,
-			       sumIf(shopping_position_sum, day < current_from) AS shopping_sum_prev,
-			       sumMapIf(mention_positions, day >= current_from AND relation = 'own') AS mention_positions_cur
+			SELECT tracked_query_id, engine, sum(passes) AS passes,
+			       sum(mention_count) AS mention_count, sum(mention_position_sum) AS mention_sum,
+			       sum(mention_position_sq_sum) AS mention_sq, min(mention_position_min) AS mention_min,
+			       sum(link_count) AS link_count, sum(link_position_sum) AS link_sum,
+			       sum(link_position_sq_sum) AS link_sq, min(link_position_min) AS link_min,
+			       sum(serp_count) AS serp_count, sum(serp_position_sum) AS serp_sum,
+			       sum(serp_position_sq_sum) AS serp_sq, min(serp_position_min) AS serp_min,
+			       sum(shopping_count) AS shopping_count, sum(shopping_position_sum) AS shopping_sum,
+			       sum(shopping_position_sq_sum) AS shopping_sq, min(shopping_position_min) AS shopping_min,
+			       sumMap(mention_positions) AS positions
 			FROM ranks_daily
-			WHERE `+where+`
-			GROUP BY tracked_query_id, engine, relation, competitor_id
+			WHERE `+current+` AND relation = 'own'
+			GROUP BY tracked_query_id, engine
 		)
-		GROUP BY relation, competitor_id`, append([]any{current}, args...)...)
+		UNION ALL
+		SELECT 'previous' AS arm, toUUID('00000000-0000-0000-0000-000000000000') AS competitor,
+		       sumIf(passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')) AS ai_passes,
+		       sumIf(passes, engine = 'google_serp') AS serp_passes,
+		       sumIf(passes, engine = 'google_shopping') AS shopping_passes,
+		       sum(mention_count) AS m_count, sum(mention_position_sum) AS m_sum, toUInt64(0) AS m_sq,
+		       CAST(NULL, 'Nullable(UInt16)') AS m_min,
+		       sum(link_count) AS l_count, sum(link_position_sum) AS l_sum, toUInt64(0) AS l_sq,
+		       CAST(NULL, 'Nullable(UInt16)') AS l_min,
+		       sum(serp_count) AS s_count, sum(serp_position_sum) AS s_sum, toUInt64(0) AS s_sq,
+		       CAST(NULL, 'Nullable(UInt16)') AS s_min,
+		       sum(shopping_count) AS p_count, sum(shopping_position_sum) AS p_sum, toUInt64(0) AS p_sq,
+		       CAST(NULL, 'Nullable(UInt16)') AS p_min,
+		       CAST(map(), 'Map(UInt16, UInt64)') AS m_positions,
+		       toUInt64(0) AS ai_queries, toUInt64(0) AS serp_queries, toUInt64(0) AS shopping_queries,
+		       toUInt64(0) AS m_queries, toUInt64(0) AS l_queries, toUInt64(0) AS s_queries, toUInt64(0) AS p_queries
+		FROM ranks_daily
+		WHERE `+previous+` AND relation = 'own'
+		UNION ALL
+		SELECT 'competitor' AS arm, competitor_id AS competitor,
+		       toUInt64(0) AS ai_passes, toUInt64(0) AS serp_passes, toUInt64(0) AS shopping_passes,
+		       sum(mention_count) AS m_count, sum(mention_position_sum) AS m_sum, toUInt64(0) AS m_sq,
+		       CAST(NULL, 'Nullable(UInt16)') AS m_min,
+		       toUInt64(0) AS l_count, toUInt64(0) AS l_sum, toUInt64(0) AS l_sq, CAST(NULL, 'Nullable(UInt16)') AS l_min,
+		       toUInt64(0) AS s_count, toUInt64(0) AS s_sum, toUInt64(0) AS s_sq, CAST(NULL, 'Nullable(UInt16)') AS s_min,
+		       toUInt64(0) AS p_count, toUInt64(0) AS p_sum, toUInt64(0) AS p_sq, CAST(NULL, 'Nullable(UInt16)') AS p_min,
+		       CAST(map(), 'Map(UInt16, UInt64)') AS m_positions,
+		       toUInt64(0) AS ai_queries, toUInt64(0) AS serp_queries, toUInt64(0) AS shopping_queries,
+		       toUInt64(0) AS m_queries, toUInt64(0) AS l_queries, toUInt64(0) AS s_queries, toUInt64(0) AS p_queries
+		FROM ranks_daily
+		WHERE `+current+` AND relation = 'tracked-competitor'
+		GROUP BY competitor_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading rank sums: %w", err)
 	}
 	defer rows.Close()
 	out := map[brandKey]*brandRanks{}
-	for rows.Next() {
-		var k brandKey
-		b := &brandRanks{}
-		dest := []any{&k.relation, &k.competitor,
-			&b.cur.aiPasses, &b.cur.serpPasses, &b.cur.shoppingPasses,
-			&b.prev.aiPasses, &b.prev.serpPasses, &b.prev.shoppingPasses}
-		for _, kind := range [][2]*positionSums{{&b.cur.mention, &b.prev.mention}, {&b.cur.link, &b.prev.link},
-			{&b.cur.serp, &b.prev.serp}, {&b.cur.shopping, &b.prev.shopping}} {
-			dest = append(dest, &kind[0].count, &kind[0].sum, &kind[0].sq, &kind[0].min, &kind[1].count, &kind[1].sum)
+	brand := func(k brandKey) *brandRanks {
+		if out[k] == nil {
+			out[k] = &brandRanks{}
 		}
-		dest = append(dest, &b.positions, &b.queries[0], &b.queries[1], &b.queries[2],
-			&b.withResult[0], &b.withResult[1], &b.withResult[2], &b.withResult[3])
+		return out[k]
+	}
+	for rows.Next() {
+		var arm string
+		var competitor uuid.UUID
+		var r rankSums
+		var positions map[uint16]uint64
+		var queries [3]uint64
+		var withResult [4]uint64
+		dest := []any{&arm, &competitor, &r.aiPasses, &r.serpPasses, &r.shoppingPasses}
+		for _, p := range []*positionSums{&r.mention, &r.link, &r.serp, &r.shopping} {
+			dest = append(dest, &p.count, &p.sum, &p.sq, &p.min)
+		}
+		dest = append(dest, &positions, &queries[0], &queries[1], &queries[2],
+			&withResult[0], &withResult[1], &withResult[2], &withResult[3])
 		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("reading rank sums: %w", err)
 		}
-		out[k] = b
+		switch arm {
+		case "current":
+			b := brand(ownBrand)
+			b.cur, b.positions, b.queries, b.withResult = r, positions, queries, withResult
+		case "previous":
+			brand(ownBrand).prev = r
+		default:
+			brand(brandKey{relation: "tracked-competitor", competitor: competitor}).cur = r
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading rank sums: %w", err)
@@ -497,47 +521,59 @@ func (a *Analytics) metricsRanks(ctx context.Context, scope Scope) (map[brandKey
 	return out, nil
 }
 
-// metricsVoices reads every brand's mentions_daily sums of both windows,
-// and their totals over every brand (untracked ones included).
+// metricsVoices reads every brand's mentions_daily sums in the current and
+// the previous window (mention types only in the current one), and their
+// totals over every brand, untracked ones included: one query of two arms,
+// each reading its window's days.
 func (a *Analytics) metricsVoices(ctx context.Context, scope Scope) (map[brandKey]*brandVoices, [2]voiceSums, error) {
 	var total [2]voiceSums
-	wide, current := scope.spanning()
-	where, args := wide.rollupWhere()
+	current, currentArgs := scope.bounded().rollupWhere()
+	previous, previousArgs := scope.Previous().bounded().rollupWhere()
 	rows, err := a.Conn.Query(ctx, `
-		WITH toDate(?) AS current_from
-		SELECT toString(relation), competitor_id,
-		       sumIf(worth, day >= current_from), sumIf(mentions, day >= current_from),
-		       sumIf(tone_positive, day >= current_from), sumIf(tone_neutral, day >= current_from),
-		       sumIf(tone_negative, day >= current_from),
-		       sumIf(worth, day < current_from), sumIf(mentions, day < current_from),
-		       sumIf(tone_positive, day < current_from), sumIf(tone_neutral, day < current_from),
-		       sumIf(tone_negative, day < current_from),
-		       sumIf(type_recommendation, day >= current_from), sumIf(type_comparison, day >= current_from),
-		       sumIf(type_listing, day >= current_from), sumIf(type_example, day >= current_from),
-		       sumIf(type_reference, day >= current_from)
+		SELECT toUInt8(0) AS period, toString(relation) AS brand, competitor_id, sum(worth) AS worth,
+		       sum(mentions) AS all_mentions, sum(tone_positive) AS positive, sum(tone_neutral) AS neutral,
+		       sum(tone_negative) AS negative, sum(type_recommendation) AS recommendation,
+		       sum(type_comparison) AS comparison, sum(type_listing) AS listing, sum(type_example) AS example,
+		       sum(type_reference) AS reference
 		FROM mentions_daily
-		WHERE `+where+`
-		GROUP BY relation, competitor_id`, append([]any{current}, args...)...)
+		WHERE `+current+`
+		GROUP BY relation, competitor_id
+		UNION ALL
+		SELECT toUInt8(1) AS period, toString(relation) AS brand, competitor_id, sum(worth) AS worth,
+		       sum(mentions) AS all_mentions, sum(tone_positive) AS positive, sum(tone_neutral) AS neutral,
+		       sum(tone_negative) AS negative, toUInt64(0) AS recommendation, toUInt64(0) AS comparison,
+		       toUInt64(0) AS listing, toUInt64(0) AS example, toUInt64(0) AS reference
+		FROM mentions_daily
+		WHERE `+previous+`
+		GROUP BY relation, competitor_id`, append(append([]any{}, currentArgs...), previousArgs...)...)
 	if err != nil {
 		return nil, total, fmt.Errorf("reading mention sums: %w", err)
 	}
 	defer rows.Close()
 	out := map[brandKey]*brandVoices{}
 	for rows.Next() {
+		var window uint8
 		var k brandKey
-		var mentions [2]uint64
-		b := &brandVoices{}
-		if err := rows.Scan(&k.relation, &k.competitor,
-			&b.cur.worth, &mentions[0], &b.cur.positive, &b.cur.neutral, &b.cur.negative,
-			&b.prev.worth, &mentions[1], &b.prev.positive, &b.prev.neutral, &b.prev.negative,
-			&b.types.Recommendation, &b.types.Comparison, &b.types.Listing, &b.types.Example, &b.types.Reference); err != nil {
+		var v voiceSums
+		var mentions uint64
+		var types MentionTypeCounts
+		if err := rows.Scan(&window, &k.relation, &k.competitor, &v.worth, &mentions,
+			&v.positive, &v.neutral, &v.negative,
+			&types.Recommendation, &types.Comparison, &types.Listing, &types.Example, &types.Reference); err != nil {
 			return nil, total, fmt.Errorf("reading mention sums: %w", err)
 		}
-		for i, w := range []voiceSums{b.cur, b.prev} {
-			total[i].allWorth += w.worth
-			total[i].allMentions += mentions[i]
+		b := out[k]
+		if b == nil {
+			b = &brandVoices{}
+			out[k] = b
 		}
-		out[k] = b
+		if window == 0 {
+			b.cur, b.types = v, types
+		} else {
+			b.prev = v
+		}
+		total[window].allWorth += v.worth
+		total[window].allMentions += mentions
 	}
 	if err := rows.Err(); err != nil {
 		return nil, total, fmt.Errorf("reading mention sums: %w", err)
@@ -577,9 +613,13 @@ type ClusterMetrics struct {
 }
 
 // ClusterMetrics computes one row per group, in the groups' order, over
-// scope narrowed to the union of the groups' tracked queries. One read
-// returns the own brand's sums per tracked query (ranks_daily joined to
-// mentions_daily); a query in several groups counts in each.
+// scope and the groups' tracked queries. One read returns the own brand's
+// sums per tracked query (ranks_daily joined to mentions_daily); a query
+// in several groups counts in each. The read is narrowed to the union of
+// the groups (scope's own tracked-query filter is replaced by it) when the
+// union is small; a long list of ids costs more to match row by row than
+// summing the project's other queries too, whose rows the sorting key (day
+// before tracked query) makes the read fetch anyway.
 func (a *Analytics) ClusterMetrics(ctx context.Context, scope Scope, groups []QueryGroup) ([]ClusterMetrics, error) {
 	seen := map[uuid.UUID]bool{}
 	union := []uuid.UUID{}
@@ -591,7 +631,10 @@ func (a *Analytics) ClusterMetrics(ctx context.Context, scope Scope, groups []Qu
 			}
 		}
 	}
-	scope.TrackedQueryIDs = union
+	scope.TrackedQueryIDs = union // empty: selects nothing, no read
+	if len(union) > maxQueryFilter {
+		scope.TrackedQueryIDs = nil
+	}
 	perQuery := map[uuid.UUID]querySums{}
 	if !scope.Empty() {
 		var err error
@@ -620,6 +663,10 @@ func (a *Analytics) ClusterMetrics(ctx context.Context, scope Scope, groups []Qu
 	}
 	return out, nil
 }
+
+// maxQueryFilter is the longest list of tracked queries ClusterMetrics
+// sends as a filter.
+const maxQueryFilter = 200
 
 // querySums are the own brand's sums over one tracked query.
 type querySums struct {

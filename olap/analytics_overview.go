@@ -108,57 +108,62 @@ func (a *Analytics) Overview(ctx context.Context, projects []OverviewProject, fr
 }
 
 // projectSums reads each project's own-brand sums over the days from..to
-// and the equally long window before them.
+// and the equally long window before them: one query of three arms, the
+// current window's own AI ranks, its mentions, and the previous window's
+// mentions (its share of voice is all the trend needs).
 func (a *Analytics) projectSums(ctx context.Context, projects []OverviewProject, from, to time.Time) (map[uuid.UUID]projectSums, error) {
 	ids := make([]uuid.UUID, len(projects))
 	for i, p := range projects {
 		ids[i] = p.ID
 	}
-	scope := Scope{From: from, To: to}
-	wide, current := scope.spanning()
+	cur := Scope{From: from, To: to}.bounded()
+	prev := Scope{From: from, To: to}.Previous().bounded()
 	rows, err := a.Conn.Query(ctx, `
-		SELECT r.project_id, r.ai_passes, r.mention_count, r.mention_sum,
-		       v.own_worth, v.all_worth, v.all_mentions, v.positive, v.neutral, v.negative,
-		       v.own_worth_prev, v.all_worth_prev, v.all_mentions_prev
-		FROM (
-			SELECT project_id,
-			       sumIf(passes, day >= toDate(?)) AS ai_passes,
-			       sumIf(mention_count, day >= toDate(?)) AS mention_count,
-			       sumIf(mention_position_sum, day >= toDate(?)) AS mention_sum
-			FROM ranks_daily
-			WHERE project_id IN ? AND day >= ? AND day <= ? AND relation = 'own'
-			  AND engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')
-			GROUP BY project_id
-		) AS r
-		LEFT JOIN (
-			SELECT project_id,
-			       sumIf(worth, relation = 'own' AND day >= toDate(?)) AS own_worth,
-			       sumIf(worth, day >= toDate(?)) AS all_worth,
-			       sumIf(mentions, day >= toDate(?)) AS all_mentions,
-			       sumIf(tone_positive, relation = 'own' AND day >= toDate(?)) AS positive,
-			       sumIf(tone_neutral, relation = 'own' AND day >= toDate(?)) AS neutral,
-			       sumIf(tone_negative, relation = 'own' AND day >= toDate(?)) AS negative,
-			       sumIf(worth, relation = 'own' AND day < toDate(?)) AS own_worth_prev,
-			       sumIf(worth, day < toDate(?)) AS all_worth_prev,
-			       sumIf(mentions, day < toDate(?)) AS all_mentions_prev
-			FROM mentions_daily
-			WHERE project_id IN ? AND day >= ? AND day <= ?
-			GROUP BY project_id
-		) AS v ON v.project_id = r.project_id`,
-		current, current, current, ids, wide.From, wide.To,
-		current, current, current, current, current, current, current, current, current, ids, wide.From, wide.To)
+		SELECT 0 AS arm, project_id, sum(passes) AS ai_passes, sum(mention_count) AS mention_count,
+		       sum(mention_position_sum) AS mention_sum, toFloat64(0) AS own_worth, toFloat64(0) AS all_worth,
+		       toUInt64(0) AS all_mentions, toUInt64(0) AS positive, toUInt64(0) AS neutral, toUInt64(0) AS negative
+		FROM ranks_daily
+		WHERE project_id IN ? AND day >= ? AND day <= ? AND relation = 'own'
+		  AND engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')
+		GROUP BY project_id
+		UNION ALL
+		SELECT 1 AS arm, project_id, toUInt64(0) AS ai_passes, toUInt64(0) AS mention_count, toUInt64(0) AS mention_sum,
+		       sumIf(worth, relation = 'own') AS own_worth, sum(worth) AS all_worth, sum(mentions) AS all_mentions,
+		       sumIf(tone_positive, relation = 'own') AS positive, sumIf(tone_neutral, relation = 'own') AS neutral,
+		       sumIf(tone_negative, relation = 'own') AS negative
+		FROM mentions_daily
+		WHERE project_id IN ? AND day >= ? AND day <= ?
+		GROUP BY project_id
+		UNION ALL
+		SELECT 2 AS arm, project_id, toUInt64(0) AS ai_passes, toUInt64(0) AS mention_count, toUInt64(0) AS mention_sum,
+		       sumIf(worth, relation = 'own') AS own_worth, sum(worth) AS all_worth, sum(mentions) AS all_mentions,
+		       toUInt64(0) AS positive, toUInt64(0) AS neutral, toUInt64(0) AS negative
+		FROM mentions_daily
+		WHERE project_id IN ? AND day >= ? AND day <= ?
+		GROUP BY project_id`,
+		ids, cur.From, cur.To, ids, cur.From, cur.To, ids, prev.From, prev.To)
 	if err != nil {
 		return nil, fmt.Errorf("reading project sums: %w", err)
 	}
 	defer rows.Close()
 	out := map[uuid.UUID]projectSums{}
 	for rows.Next() {
+		var arm uint8
 		var id uuid.UUID
-		var s projectSums
-		if err := rows.Scan(&id, &s.ranks.aiPasses, &s.ranks.mention.count, &s.ranks.mention.sum,
-			&s.cur.worth, &s.cur.allWorth, &s.cur.allMentions, &s.cur.positive, &s.cur.neutral, &s.cur.negative,
-			&s.prev.worth, &s.prev.allWorth, &s.prev.allMentions); err != nil {
+		var r rankSums
+		var v voiceSums
+		if err := rows.Scan(&arm, &id, &r.aiPasses, &r.mention.count, &r.mention.sum,
+			&v.worth, &v.allWorth, &v.allMentions, &v.positive, &v.neutral, &v.negative); err != nil {
 			return nil, fmt.Errorf("reading project sums: %w", err)
+		}
+		s := out[id]
+		switch arm {
+		case 0:
+			s.ranks = r
+		case 1:
+			s.cur = v
+		default:
+			s.prev = v
 		}
 		out[id] = s
 	}
