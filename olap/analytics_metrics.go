@@ -18,10 +18,12 @@ import (
 // /metrics/clusters (the own brand per cluster of tracked queries) and the
 // organization overview (the own brand per active project). Every figure is
 // summed from ranks_daily (passes and positions) and mentions_daily (share
-// of voice worth, tones, mention types); the current and the previous
-// window are read in one pass with conditional aggregation over the days of
-// both, and the figures are computed here from the sums, so one definition
-// serves the three operations.
+// of voice worth, tones, mention types). Each operation sends at most two
+// queries, run together; a query covers the current and the previous
+// window with one UNION ALL arm per window, so each arm reads only its own
+// days and only the columns its figures need (the trend needs no squares,
+// minimums or distributions). The figures are computed here from the sums,
+// so one definition serves the three operations.
 
 // MentionTypeCounts counts mentions by type.
 type MentionTypeCounts struct {
@@ -281,8 +283,8 @@ type brandVoices struct {
 
 // Metrics computes GET /metrics over scope for the own brand and each of
 // competitors (every current tracked competitor of the project), with the
-// trends against scope.Previous(). Two reads, run together: ranks_daily
-// and mentions_daily over the days of both windows.
+// trends against scope.Previous(). Two queries, run together: ranks_daily
+// and mentions_daily, each over the days of both windows.
 func (a *Analytics) Metrics(ctx context.Context, scope Scope, competitors []Competitor) (*Metrics, error) {
 	ranks := map[brandKey]*brandRanks{}
 	var voices map[brandKey]*brandVoices
