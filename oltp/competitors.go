@@ -65,6 +65,23 @@ func GetCompetitor(ctx context.Context, db DBTX, organizationID, projectID, comp
 		" WHERE c.id = $1 AND c.project_id = $2 AND p.organization_id = $3", competitorID, projectID, organizationID)
 }
 
+// UnknownCompetitors returns those of ids that are not current
+// competitors of the project, in the order given.
+func UnknownCompetitors(ctx context.Context, db DBTX, projectID uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
+	rows, err := db.Query(ctx, `
+		SELECT c.id FROM unnest($2::uuid[]) WITH ORDINALITY AS c (id, n)
+		WHERE NOT EXISTS (SELECT 1 FROM competitors x WHERE x.project_id = $1 AND x.id = c.id)
+		ORDER BY c.n`, projectID, ids)
+	if err != nil {
+		return nil, fmt.Errorf("checking competitors: %w", err)
+	}
+	unknown, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+	if err != nil {
+		return nil, fmt.Errorf("checking competitors: %w", err)
+	}
+	return unknown, nil
+}
+
 // CreateCompetitor adds a competitor to the project's brand profile;
 // brand_profile_not_found when the project has none.
 func CreateCompetitor(ctx context.Context, db DBTX, projectID uuid.UUID, in NewCompetitor) (*Competitor, error) {
