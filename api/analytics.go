@@ -25,6 +25,7 @@ import (
 // analyticsRoutes registers every analytics operation.
 func (s *server) analyticsRoutes() {
 	s.metricsRoutes()
+	s.timeseriesRoutes()
 }
 
 // analyticsBase is the path of a project's analytics operations.
