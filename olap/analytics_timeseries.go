@@ -135,7 +135,7 @@ type bucketSums struct {
 
 // Timeseries returns one point per bucket of q's window, in order.
 func (a *Analytics) Timeseries(ctx context.Context, q TimeseriesQuery) ([]TimeseriesPoint, error) {
-	sums := map[time.Time]*bucketSums{}
+	sums := map[int64]*bucketSums{}
 	if !q.Empty() {
 		var err error
 		if sums, err = a.timeseriesSums(ctx, q); err != nil {
@@ -145,7 +145,7 @@ func (a *Analytics) Timeseries(ctx context.Context, q TimeseriesQuery) ([]Timese
 	starts := q.Granularity.Buckets(q.From, q.To)
 	points := make([]TimeseriesPoint, len(starts))
 	for i, start := range starts {
-		b := sums[start]
+		b := sums[start.Unix()]
 		if b == nil {
 			b = &bucketSums{}
 		}
@@ -164,12 +164,12 @@ func (a *Analytics) Timeseries(ctx context.Context, q TimeseriesQuery) ([]Timese
 }
 
 // timeseriesSums reads the sums of every bucket of q that has rollup rows,
-// keyed by the bucket's first day, in one query of two halves, each
+// keyed by the Unix time of the bucket's first day, in one query of two halves, each
 // re-aggregated per bucket and brand: ranks_daily gives the positions and
 // pass counts of the own brand and the requested competitors;
 // mentions_daily gives mentions, worth and tones of every brand, the
 // unrequested ones counting only towards the bucket's totals.
-func (a *Analytics) timeseriesSums(ctx context.Context, q TimeseriesQuery) (map[time.Time]*bucketSums, error) {
+func (a *Analytics) timeseriesSums(ctx context.Context, q TimeseriesQuery) (map[int64]*bucketSums, error) {
 	bucket, ok := bucketSQL[q.Granularity]
 	if !ok {
 		bucket = bucketSQL[GranularityDaily]
@@ -208,7 +208,7 @@ func (a *Analytics) timeseriesSums(ctx context.Context, q TimeseriesQuery) (map[
 	for _, id := range competitors {
 		requested[id] = true
 	}
-	out := map[time.Time]*bucketSums{}
+	out := map[int64]*bucketSums{}
 	for rows.Next() {
 		var (
 			source, brand string
@@ -223,7 +223,7 @@ func (a *Analytics) timeseriesSums(ctx context.Context, q TimeseriesQuery) (map[
 			return nil, fmt.Errorf("reading time series: %w", err)
 		}
 		y, m, d := start.Date()
-		key := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+		key := time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix()
 		b := out[key]
 		if b == nil {
 			b = &bucketSums{competitors: map[uuid.UUID]*brandSums{}}
