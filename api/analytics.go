@@ -26,6 +26,7 @@ import (
 func (s *server) analyticsRoutes() {
 	s.metricsRoutes()
 	s.timeseriesRoutes()
+	s.queryAnalyticsRoutes()
 }
 
 // analyticsBase is the path of a project's analytics operations.

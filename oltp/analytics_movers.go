@@ -1,0 +1,44 @@
+package oltp
+
+import (
+	"context"
+	"fmt"
+
+	sq "github.com/Masterminds/squirrel"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+)
+
+// TrackedQueryLabel is what names a tracked query in an analytics row.
+type TrackedQueryLabel struct {
+	ID        uuid.UUID `db:"id"`
+	QueryText string    `db:"query_text"`
+	Engine    string    `db:"engine"`
+	Country   string    `db:"country"`
+}
+
+// TrackedQueryLabels returns the project's current tracked queries on the
+// engines and in the countries given (empty: all), read from the write
+// model: a deleted query has no label, so it never names a row.
+func TrackedQueryLabels(ctx context.Context, db DBTX, projectID uuid.UUID, engines, countries []string) ([]TrackedQueryLabel, error) {
+	where := sq.And{sq.Eq{"project_id": projectID}}
+	if len(engines) > 0 {
+		where = append(where, sq.Expr("engine = ANY(?)", engines))
+	}
+	if len(countries) > 0 {
+		where = append(where, sq.Expr("country = ANY(?)", countries))
+	}
+	query, args, err := psql.Select("id", "query_text", "engine", "country").From("tracked_queries").Where(where).ToSql()
+	if err != nil {
+		return nil, fmt.Errorf("building tracked query labels: %w", err)
+	}
+	rows, err := db.Query(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("reading tracked query labels: %w", err)
+	}
+	labels, err := pgx.CollectRows(rows, pgx.RowToStructByName[TrackedQueryLabel])
+	if err != nil {
+		return nil, fmt.Errorf("reading tracked query labels: %w", err)
+	}
+	return labels, nil
+}
