@@ -15,9 +15,10 @@ import (
 // listing (analytics_keywords.go). Both compare the window with the equally
 // long one before it and sign every trend so that positive means improved.
 
-// queryAnalyticsRoutes registers GET /metrics/movers.
+// queryAnalyticsRoutes registers GET /metrics/movers and GET /keyword-listings.
 func (s *server) queryAnalyticsRoutes() {
 	s.handle(s.moversRoute())
+	s.handle(s.keywordListingsRoute())
 }
 
 // moversSignificance documents the significant flag.
