@@ -159,8 +159,6 @@ func (s *server) handleKeywordListings(r *request) (any, error) {
 	req := olap.KeywordListingRequest{
 		SortBy: olap.KeywordSort(q.string("sortBy")), Ascending: q.string("sortOrder") == "asc",
 		Limit: limit, Offset: offset,
-		EveryQueryOfScope: filter.TrackedQueryIDs == nil && filter.Status == "" && len(filter.CheckFrequencies) == 0 &&
-			len(filter.NPasses) == 0 && oltp.NormalizeSearchText(filter.Search) == "",
 	}
 	answer := keywordListingAnswer{DataDirtySince: dataDirtySince(p)}
 	for _, k := range keywords {

@@ -522,3 +522,46 @@ func TestKeywordListingAccess(t *testing.T) {
 		t.Errorf("empty project: %+v", got)
 	}
 }
+
+// With more variants than a read sends ids for, the figures read the whole
+// scope and still add up only each keyword's variants.
+func TestKeywordListingManyVariants(t *testing.T) {
+	t.Parallel()
+	cf := queryAnalyticsSetup(t)
+	if _, err := cf.pool.Exec(context.Background(), `
+		INSERT INTO tracked_queries (id, project_id, query_text, engine, country, check_frequency, n_passes)
+		SELECT gen_random_uuid(), $1, 'filler ' || n, 'chatgpt', 'US', 'daily', 3 FROM generate_series(1, 300) AS n`,
+		cf.project); err != nil {
+		t.Fatal(err)
+	}
+	active := cf.trackedQuery("best crm", sightline.EngineChatGPT, "US")
+	paused := cf.trackedQuery("best crm", sightline.EnginePerplexity, "US", qaConfig{"paused", "daily", 3})
+	rec, pos := sightline.MentionRecommendation, sightline.TonePositive
+	cf.insertRuns(
+		// active: named 1st beside another brand; paused: named 3rd alone.
+		cf.run(active, cf.day, qaPass{mentions: []olap.Mention{moverOwn(1, rec, pos), moverUntracked(2, rec, pos)}}),
+		cf.run(paused, cf.day, qaPass{mentions: []olap.Mention{moverOwn(3, rec, pos)}}),
+	)
+	// 301 active variants: their figures are read over the whole project.
+	for _, sortBy := range []string{"shareOfVoice", "keyword"} {
+		got := decodeAs[keywordListingJSON](t, cf.get(cf.analyticsPath("/keyword-listings",
+			with(cf.window(1), "status", "active", "sortBy", sortBy, "sortOrder", "desc", "limit", "1"))))
+		if sortBy == "keyword" {
+			got = decodeAs[keywordListingJSON](t, cf.get(cf.analyticsPath("/keyword-listings",
+				with(cf.window(1), "status", "active", "sortBy", sortBy, "limit", "1"))))
+		}
+		if got.Total != 301 || got.TotalVariantCount != 301 || got.Page[0].Keyword != "best crm" ||
+			!slices.Equal(got.Page[0].VariantIDs, variantIDs(active)) {
+			t.Fatalf("sortBy %s: %+v", sortBy, got)
+		}
+		checkFigure(t, "shareOfVoice", got.Page[0].ShareOfVoice, figure(50))
+		checkFigure(t, "avgMentionPosition", got.Page[0].AvgMentionPosition, figure(1))
+	}
+	// Every keyword, sorted by a figure: 302 variants in one read.
+	got := decodeAs[keywordListingJSON](t, cf.get(cf.analyticsPath("/keyword-listings",
+		with(cf.window(1), "sortBy", "avgMentionPosition", "sortOrder", "desc", "limit", "1"))))
+	if got.Total != 301 || got.TotalVariantCount != 302 || got.Page[0].Keyword != "best crm" {
+		t.Fatalf("%+v", got)
+	}
+	checkFigure(t, "avgMentionPosition", got.Page[0].AvgMentionPosition, figure(2))
+}

@@ -67,15 +67,11 @@ type KeywordVariants struct {
 type KeywordListingRequest struct {
 	// Keywords are every keyword the filters keep, each with its variants
 	// that match every filter.
-	Keywords []KeywordVariants
-	// EveryQueryOfScope says that the variants are all the tracked
-	// queries the scope's engines and countries select (no other filter
-	// narrows them): the figures are then read without sending their ids.
-	EveryQueryOfScope bool
-	SortBy            KeywordSort
-	Ascending         bool
-	Limit             int
-	Offset            int
+	Keywords  []KeywordVariants
+	SortBy    KeywordSort
+	Ascending bool
+	Limit     int
+	Offset    int
 }
 
 // KeywordMentionTypes counts the own brand's mentions by type.
@@ -129,12 +125,12 @@ func (a *Analytics) KeywordListing(ctx context.Context, scope Scope, req Keyword
 	if req.SortBy.byWriteModel() {
 		slices.SortFunc(rows, order)
 		rows = pageOf(rows, req.Limit, req.Offset)
-		if err := a.keywordFigures(ctx, scope, rows, false); err != nil {
+		if err := a.keywordFigures(ctx, scope, rows); err != nil {
 			return nil, err
 		}
 		return rows, nil
 	}
-	if err := a.keywordFigures(ctx, scope, rows, req.EveryQueryOfScope); err != nil {
+	if err := a.keywordFigures(ctx, scope, rows); err != nil {
 		return nil, err
 	}
 	slices.SortFunc(rows, order)
@@ -157,17 +153,26 @@ func newKeywordRow(k KeywordVariants) KeywordRow {
 	return row
 }
 
-// keywordFigures fills in the figures of rows in one read; unless
-// everyQuery, the read is narrowed to the rows' variants.
-func (a *Analytics) keywordFigures(ctx context.Context, scope Scope, rows []KeywordRow, everyQuery bool) error {
-	if len(rows) == 0 {
+// keywordVariantsSent is the most variant ids a read of the figures sends
+// to narrow itself. The ids cannot skip any of the rollups' granules (the
+// tracked query comes after the day in their keys), so they only spare the
+// aggregation of other queries' rows, while each id costs the server
+// parsing: a larger set reads the whole scope instead, and only the rows'
+// variants are added up either way.
+const keywordVariantsSent = 256
+
+// keywordFigures fills in the figures of rows in one read.
+func (a *Analytics) keywordFigures(ctx context.Context, scope Scope, rows []KeywordRow) error {
+	var ids []uuid.UUID
+	for _, r := range rows {
+		ids = append(ids, r.VariantIDs...)
+	}
+	if len(ids) == 0 {
 		return nil
 	}
-	if !everyQuery {
-		scope.TrackedQueryIDs = []uuid.UUID{}
-		for _, r := range rows {
-			scope.TrackedQueryIDs = append(scope.TrackedQueryIDs, r.VariantIDs...)
-		}
+	scope.TrackedQueryIDs = nil
+	if len(ids) <= keywordVariantsSent {
+		scope.TrackedQueryIDs = ids
 	}
 	sums, err := a.ownSumsByQuery(ctx, scope)
 	if err != nil {
