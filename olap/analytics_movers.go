@@ -37,7 +37,6 @@ type ownSums struct {
 	positive, neutral             uint64  // tones of the own brand's mentions
 	recommendation, comparison    uint64  // own mentions by type
 	listing, example, reference   uint64
-	passes                        uint64 // completed passes on every engine
 }
 
 func (s ownSums) plus(o ownSums) ownSums {
@@ -50,7 +49,6 @@ func (s ownSums) plus(o ownSums) ownSums {
 		positive: s.positive + o.positive, neutral: s.neutral + o.neutral,
 		recommendation: s.recommendation + o.recommendation, comparison: s.comparison + o.comparison,
 		listing: s.listing + o.listing, example: s.example + o.example, reference: s.reference + o.reference,
-		passes: s.passes + o.passes,
 	}
 }
 
@@ -97,14 +95,13 @@ type windowSums struct {
 // Every own pass has a ranks_daily row, so the left join keeps every
 // (query, window) with a completed capture.
 const ownSumsSQL = `
-	SELECT r.tracked_query_id, r.current, r.all_passes, r.ai_passes,
+	SELECT r.tracked_query_id, r.current, r.ai_passes,
 	       r.mention_n, r.mention_sum, r.mention_sq, r.link_n, r.link_sum, r.link_sq,
 	       r.serp_n, r.serp_sum, r.serp_sq, r.shopping_n, r.shopping_sum, r.shopping_sq,
 	       m.own_worth, m.all_worth, m.own_mentions, m.all_mentions, m.positive, m.neutral,
 	       m.recommendation, m.comparison, m.listing, m.example, m.reference
 	FROM (
 		SELECT tracked_query_id, toUInt8(day >= ?) AS current,
-		       sum(passes) AS all_passes,
 		       sumIf(passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')) AS ai_passes,
 		       sum(mention_count) AS mention_n, sum(mention_position_sum) AS mention_sum,
 		       sum(mention_position_sq_sum) AS mention_sq,
@@ -155,7 +152,7 @@ func (a *Analytics) ownSumsByQuery(ctx context.Context, scope Scope) (map[uuid.U
 			current uint8
 			s       ownSums
 		)
-		if err := rows.Scan(&id, &current, &s.passes, &s.aiPasses,
+		if err := rows.Scan(&id, &current, &s.aiPasses,
 			&s.mention.count, &s.mention.sum, &s.mention.sq, &s.link.count, &s.link.sum, &s.link.sq,
 			&s.serp.count, &s.serp.sum, &s.serp.sq, &s.shopping.count, &s.shopping.sum, &s.shopping.sq,
 			&s.ownWorth, &s.allWorth, &s.ownMentions, &s.allMentions, &s.positive, &s.neutral,
