@@ -17,7 +17,7 @@ import (
 
 func (s *server) keywordListingsRoute() route {
 	return route{
-		method: http.MethodGet, pattern: analyticsBase + "/keyword-listings", id: "listKeywords", tag: "analytics",
+		method: http.MethodGet, pattern: analyticsBase + "/keyword-listings", id: "listKeywordListings", tag: "analytics",
 		summary: "Keywords with the own brand's figures over their variants",
 		role:    sightline.RoleViewer,
 		description: "One row per distinct keyword (normalised query text) having a tracked query (variant: one per " +
