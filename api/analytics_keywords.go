@@ -133,10 +133,6 @@ type keywordListingAnswer struct {
 }
 
 func (s *server) handleKeywordListings(r *request) (any, error) {
-	if !acceptsJSON(r.Header.Get("Accept")) {
-		return nil, sightline.Errorf(sightline.CodeNotAcceptable,
-			"This operation answers application/json only; it has no CSV form.")
-	}
 	p, err := s.projectForRead(r)
 	if err != nil {
 		return nil, err

@@ -199,26 +199,3 @@ func escapeFormula(cell string) string {
 	}
 	return cell
 }
-
-// acceptsJSON reports whether the Accept header admits a JSON answer: no
-// header, application/json, application/* or */* with a quality above 0.
-// Operations without a CSV form refuse the rest with 406 (not_acceptable).
-func acceptsJSON(accept string) bool {
-	if strings.TrimSpace(accept) == "" {
-		return true
-	}
-	for _, part := range strings.Split(accept, ",") {
-		mediaType, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err != nil {
-			continue
-		}
-		if q, err := strconv.ParseFloat(params["q"], 64); err == nil && q <= 0 {
-			continue
-		}
-		switch mediaType {
-		case "application/json", "application/*", "*/*":
-			return true
-		}
-	}
-	return false
-}
