@@ -9,30 +9,9 @@ import (
 )
 
 // The write-model reads behind the headline metrics (GET /metrics,
-// /metrics/clusters and the organization overview): who the project's
-// current competitors are, which tracked queries each cluster holds today,
+// /metrics/clusters and the organization overview; the competitors' names
+// are CompetitorNames): which tracked queries each cluster holds today,
 // and which projects an organization has active.
-
-// CompetitorName is a current competitor of a project: the rows of the
-// analytics that list competitors.
-type CompetitorName struct {
-	ID   uuid.UUID `db:"id"`
-	Name string    `db:"name"`
-}
-
-// CompetitorNames returns the project's current competitors in id order;
-// none when it has no brand profile.
-func CompetitorNames(ctx context.Context, db DBTX, projectID uuid.UUID) ([]CompetitorName, error) {
-	rows, err := db.Query(ctx, `SELECT c.id, c.name FROM competitors c WHERE c.project_id = $1 ORDER BY c.id`, projectID)
-	if err != nil {
-		return nil, fmt.Errorf("reading competitors: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, pgx.RowToStructByName[CompetitorName])
-	if err != nil {
-		return nil, fmt.Errorf("reading competitors: %w", err)
-	}
-	return out, nil
-}
 
 // ClusterMembers is a cluster of a project with the tracked queries that
 // belong to it today.
