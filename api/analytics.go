@@ -27,6 +27,7 @@ func (s *server) analyticsRoutes() {
 	s.metricsRoutes()
 	s.timeseriesRoutes()
 	s.queryAnalyticsRoutes()
+	s.mentionsRoutes()
 }
 
 // analyticsBase is the path of a project's analytics operations.
