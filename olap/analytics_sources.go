@@ -59,10 +59,10 @@ func (a *Analytics) CitedSources(ctx context.Context, s Scope, f CitedSourceFilt
 			ORDER BY c DESC, k
 			LIMIT ? OFFSET ?
 		)
-		SELECT keys.k, keys.c, keys.total, d.domain, d.answers, d.queries, d.position_sum, d.title
+		SELECT keys.k, keys.c, keys.total, d.host, d.answers, d.queries, d.position_sum, d.title
 		FROM keys
 		INNER JOIN (
-			SELECT `+key+` AS k, any(domain) AS domain, uniqExactMerge(answers) AS answers,
+			SELECT `+key+` AS k, any(domain) AS host, uniqExactMerge(answers) AS answers,
 			       uniqExact(tracked_query_id) AS queries, sum(position_sum) AS position_sum, max(sample_title) AS title
 			FROM cited_sources_daily
 			WHERE `+where+` AND `+key+` IN (SELECT k FROM keys)
