@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -87,16 +88,42 @@ func mentionCountColumn(f MentionFilter) (string, bool) {
 }
 
 // MentionSamples returns one page of the mention matches in scope and how
-// many match. The page reads the raw mentions table (FINAL: a pass stored
+// many match. Rows come from the raw mentions table (FINAL: a pass stored
 // twice shows once), narrowed on the head of its sorting key (project,
-// capture day). The total comes from mentions_daily when the filter is one
-// of its columns (a tone or a type alone, or neither), and from the raw
-// table otherwise.
+// capture day). When mentions_daily can count the filter's rows (a tone or
+// a type alone, or neither), one read of it per day and sort group gives
+// the total and the days and groups the page falls on, and the page reads
+// those only: a few days of raw rows rather than the whole window. A
+// rollup that counted more rows than the raw table holds shows as a short
+// page, which is then read again over the whole window.
 func (a *Analytics) MentionSamples(ctx context.Context, s Scope, f MentionFilter) ([]MentionSample, int, error) {
-	page := []MentionSample{}
 	if s.Empty() {
-		return page, 0, nil
+		return []MentionSample{}, 0, nil
 	}
+	buckets, total, counted, err := a.mentionBuckets(ctx, s, f)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !counted {
+		if total, err = a.mentionRawCount(ctx, s, f); err != nil {
+			return nil, 0, err
+		}
+	}
+	if total == 0 || f.Offset >= total {
+		return []MentionSample{}, total, nil
+	}
+	if n, ok := narrowMentions(s, f, buckets); ok {
+		page, err := a.mentionPage(ctx, n.scope, f, n.where, n.args, n.offset)
+		if err != nil || len(page) >= min(f.Limit, total-f.Offset) {
+			return page, total, err
+		}
+	}
+	page, err := a.mentionPage(ctx, s, f, "", nil, f.Offset)
+	return page, total, err
+}
+
+// mentionWhere is the raw mentions predicate of the scope and filter.
+func mentionWhere(s Scope, f MentionFilter) (string, []any) {
 	where, args := s.rawWhere()
 	if f.Tone != "" {
 		where += " AND tone = ?"
@@ -112,21 +139,25 @@ func (a *Analytics) MentionSamples(ctx context.Context, s Scope, f MentionFilter
 	} else {
 		where += " AND competitor_id IS NULL"
 	}
-	total, err := a.mentionTotal(ctx, s, f, where, args)
-	if err != nil || total == 0 || f.Offset >= total {
-		return page, total, err
-	}
+	return where, args
+}
+
+// mentionPage reads one page of the scope's mention matches, narrowed
+// further by the literal predicate extra.
+func (a *Analytics) mentionPage(ctx context.Context, s Scope, f MentionFilter, extra string, extraArgs []any, offset int) ([]MentionSample, error) {
+	where, args := mentionWhere(s, f)
 	rows, err := a.Conn.Query(ctx, `
 		SELECT id, answer_id, tracked_query_id, captured_at, mention_text, engine, country, query_text, tone,
 		       mention_type, position, competitor_id, relation, brand_name
 		FROM mentions FINAL
-		WHERE `+where+`
+		WHERE `+where+extra+`
 		ORDER BY `+mentionOrder[f.Sort]+`
-		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
+		LIMIT ? OFFSET ?`, append(append(args, extraArgs...), f.Limit, offset)...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("reading mention samples: %w", err)
+		return nil, fmt.Errorf("reading mention samples: %w", err)
 	}
 	defer rows.Close()
+	page := []MentionSample{}
 	for rows.Next() {
 		var (
 			m                                     MentionSample
@@ -135,7 +166,7 @@ func (a *Analytics) MentionSamples(ctx context.Context, s Scope, f MentionFilter
 		)
 		if err := rows.Scan(&m.ID, &m.AIResponseID, &m.TrackedQueryID, &m.DetectedAt, &m.MentionText, &engine,
 			&country, &m.QueryText, &tone, &kind, &position, &m.CompetitorID, &relation, &m.BrandName); err != nil {
-			return nil, 0, fmt.Errorf("reading mention samples: %w", err)
+			return nil, fmt.Errorf("reading mention samples: %w", err)
 		}
 		m.Engine, m.Country, m.Sentiment, m.MentionType = sightline.Engine(engine), &country, sightline.Tone(tone),
 			sightline.MentionType(kind)
@@ -143,35 +174,162 @@ func (a *Analytics) MentionSamples(ctx context.Context, s Scope, f MentionFilter
 		page = append(page, m)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("reading mention samples: %w", err)
+		return nil, fmt.Errorf("reading mention samples: %w", err)
 	}
-	return page, total, nil
+	return page, nil
 }
 
-// mentionTotal counts the mention matches of the filter: from
-// mentions_daily (a brand's rows: the competitor's, or the nil competitor
-// that stands for the own brand and untracked ones) when one of its
-// columns counts them, else from the raw rows.
-func (a *Analytics) mentionTotal(ctx context.Context, s Scope, f MentionFilter, rawWhere string, rawArgs []any) (int, error) {
+// mentionRawCount counts the filter's rows in the raw table, for filters
+// mentions_daily cannot count (a tone and a type together).
+func (a *Analytics) mentionRawCount(ctx context.Context, s Scope, f MentionFilter) (int, error) {
+	where, args := mentionWhere(s, f)
 	var n uint64
+	if err := a.Conn.QueryRow(ctx, `SELECT count() FROM mentions FINAL WHERE `+where, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("counting mention samples: %w", err)
+	}
+	return int(n), nil
+}
+
+// mentionBucket is how many of the filter's rows one day holds in one
+// group of the sort (one engine, one country, negative or not; a single
+// group for recent).
+type mentionBucket struct {
+	group string
+	day   time.Time
+	n     int
+}
+
+// mentionBuckets counts the filter's rows per sort group and day from
+// mentions_daily (the brand's rows: the competitor's, or the nil
+// competitor standing for the own brand and untracked ones), in the order
+// of the sort, and their total. counted is false when the rollup cannot
+// count the filter; buckets is nil when it can count it but not split it
+// by the sort's groups (negative first with a mention type).
+func (a *Analytics) mentionBuckets(ctx context.Context, s Scope, f MentionFilter) (buckets []mentionBucket, total int, counted bool, err error) {
 	column, ok := mentionCountColumn(f)
 	if !ok {
-		if err := a.Conn.QueryRow(ctx, `SELECT count() FROM mentions FINAL WHERE `+rawWhere, rawArgs...).Scan(&n); err != nil {
-			return 0, fmt.Errorf("counting mention samples: %w", err)
-		}
-		return int(n), nil
+		return nil, 0, false, nil
 	}
 	where, args := s.rollupWhere()
 	competitor := uuid.Nil
 	if f.CompetitorID != nil {
 		competitor = *f.CompetitorID
 	}
-	err := a.Conn.QueryRow(ctx, `SELECT sum(`+column+`) FROM mentions_daily WHERE `+where+` AND competitor_id = ?`,
-		append(args, competitor)...).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("counting mention samples: %w", err)
+	args = append(args, competitor)
+	// Each variant yields (group, day, rows, negative rows) in the sort's
+	// order; literal text only.
+	query := `SELECT '', day, toInt64(sum(` + column + `)), toInt64(0) FROM mentions_daily
+		WHERE ` + where + ` AND competitor_id = ? GROUP BY day ORDER BY day DESC`
+	switch {
+	case f.Sort == MentionSortEngine:
+		query = `SELECT toString(engine) AS g, day, toInt64(sum(` + column + `)), toInt64(0) FROM mentions_daily
+			WHERE ` + where + ` AND competitor_id = ? GROUP BY g, day ORDER BY g, day DESC`
+	case f.Sort == MentionSortCountry:
+		query = `SELECT toString(country) AS g, day, toInt64(sum(` + column + `)), toInt64(0) FROM mentions_daily
+			WHERE ` + where + ` AND competitor_id = ? GROUP BY g, day ORDER BY g, day DESC`
+	case f.Sort == MentionSortNegative && f.Tone == "":
+		query = `SELECT '', day, toInt64(sum(` + column + `)), toInt64(sum(tone_negative)) FROM mentions_daily
+			WHERE ` + where + ` AND competitor_id = ? GROUP BY day ORDER BY day DESC`
 	}
-	return int(n), nil
+	rows, err := a.Conn.Query(ctx, query, args...)
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("counting mention samples: %w", err)
+	}
+	defer rows.Close()
+	var negatives []mentionBucket
+	for rows.Next() {
+		var (
+			b           mentionBucket
+			n, negative int64
+		)
+		if err := rows.Scan(&b.group, &b.day, &n, &negative); err != nil {
+			return nil, 0, false, fmt.Errorf("counting mention samples: %w", err)
+		}
+		total += int(n)
+		if f.Sort == MentionSortNegative && f.Tone == "" {
+			// Negative rows first, then the others, each newest day first.
+			negatives = append(negatives, mentionBucket{group: "negative", day: b.day, n: int(negative)})
+			b.group, b.n = "other", int(n-negative)
+		} else {
+			b.n = int(n)
+		}
+		buckets = append(buckets, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, false, fmt.Errorf("counting mention samples: %w", err)
+	}
+	if f.Sort == MentionSortNegative && f.Tone == "" {
+		if f.Type != "" {
+			// Negatives of one type are not counted by day.
+			return nil, total, true, nil
+		}
+		buckets = append(negatives, buckets...)
+	}
+	return buckets, total, true, nil
+}
+
+// mentionNarrowing is where a page of mention samples lies: the days, the
+// sort groups (a literal predicate) and the offset within them.
+type mentionNarrowing struct {
+	scope  Scope
+	where  string
+	args   []any
+	offset int
+}
+
+// narrowMentions finds the buckets that rows offset .. offset+limit of
+// the sort fall in and returns the smallest day span and group set that
+// hold them, with the page's offset among the rows of that span and set.
+func narrowMentions(s Scope, f MentionFilter, buckets []mentionBucket) (mentionNarrowing, bool) {
+	first, last, before, cum := -1, -1, 0, 0
+	for i, b := range buckets {
+		if b.n > 0 {
+			if first < 0 && cum+b.n > f.Offset {
+				first, before = i, cum
+			}
+			if first >= 0 && cum < f.Offset+f.Limit {
+				last = i
+			}
+		}
+		cum += b.n
+	}
+	if first < 0 {
+		return mentionNarrowing{}, false
+	}
+	n := mentionNarrowing{scope: s, offset: f.Offset - before}
+	n.scope.From, n.scope.To = buckets[first].day, buckets[first].day
+	var groups []string
+	for _, b := range buckets[first : last+1] {
+		if b.day.Before(n.scope.From) {
+			n.scope.From = b.day
+		}
+		if b.day.After(n.scope.To) {
+			n.scope.To = b.day
+		}
+		if !slices.Contains(groups, b.group) {
+			groups = append(groups, b.group)
+		}
+	}
+	// Rows of the span and groups that the sort puts before the first
+	// bucket count towards the offset.
+	for _, b := range buckets[:first] {
+		if slices.Contains(groups, b.group) && !b.day.Before(n.scope.From) && !b.day.After(n.scope.To) {
+			n.offset += b.n
+		}
+	}
+	switch f.Sort {
+	case MentionSortEngine:
+		n.where, n.args = " AND engine IN ?", []any{groups}
+	case MentionSortCountry:
+		n.where, n.args = " AND country IN ?", []any{groups}
+	case MentionSortNegative:
+		if len(groups) == 1 && groups[0] == "negative" {
+			n.where = " AND tone = 'negative'"
+		} else if len(groups) == 1 && groups[0] == "other" {
+			n.where = " AND tone != 'negative'"
+		}
+	}
+	return n, true
 }
 
 // MentionMix is how the own brand is named in the window: every bucket of
