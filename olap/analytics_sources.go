@@ -30,12 +30,13 @@ type CitedSource struct {
 	SampleTitle *string `json:"sampleTitle"`
 }
 
-// citedSourceKey is the grouping column of each grouping; literal text.
-func citedSourceKey(byPage bool) string {
+// citedSourceKey is the column a grouping is keyed by and the columns it
+// groups by; literal text.
+func citedSourceKey(byPage bool) (key, group string) {
 	if byPage {
-		return "url"
+		return "url", "domain, url"
 	}
-	return "domain"
+	return "domain", "domain"
 }
 
 // CitedSources returns one page of the cited sources in scope, by
@@ -49,7 +50,7 @@ func (a *Analytics) CitedSources(ctx context.Context, s Scope, f CitedSourceFilt
 		return page, 0, nil
 	}
 	where, args := s.rollupWhere()
-	key := citedSourceKey(f.ByPage)
+	key, group := citedSourceKey(f.ByPage)
 	rows, err := a.Conn.Query(ctx, `
 		WITH keys AS (
 			SELECT `+key+` AS k, sum(citations) AS c, count() OVER () AS total
@@ -62,11 +63,11 @@ func (a *Analytics) CitedSources(ctx context.Context, s Scope, f CitedSourceFilt
 		SELECT keys.k, keys.c, keys.total, d.host, d.answers, d.queries, d.position_sum, d.title
 		FROM keys
 		INNER JOIN (
-			SELECT `+key+` AS k, any(domain) AS host, uniqExactMerge(answers) AS answers,
+			SELECT domain AS host, `+key+` AS k, uniqExactMerge(answers) AS answers,
 			       uniqExact(tracked_query_id) AS queries, sum(position_sum) AS position_sum, max(sample_title) AS title
 			FROM cited_sources_daily
 			WHERE `+where+` AND `+key+` IN (SELECT k FROM keys)
-			GROUP BY k
+			GROUP BY `+group+`
 		) AS d ON d.k = keys.k
 		ORDER BY keys.c DESC, keys.k`, append(append(args, f.Limit, f.Offset), args...)...)
 	if err != nil {
