@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"reflect"
@@ -350,6 +351,18 @@ func TestMentionSamples(t *testing.T) {
 				path = "/mentions?dateFrom=" + mf.date(-1) + tt.query
 			}
 			mentionsSame(t, path, mf.ok(t, path), mentionSamples{Samples: tt.want, Total: tt.total})
+			if strings.Contains(tt.query, "offset=") || strings.Contains(tt.query, "limit=") {
+				return
+			}
+			// Every page of every size is the same slice of that order,
+			// wherever it starts and ends among days and sort groups.
+			for _, limit := range []int{1, 3} {
+				for offset := 0; offset <= len(tt.want); offset++ {
+					paged := fmt.Sprintf("%s&limit=%d&offset=%d", path, limit, offset)
+					want := tt.want[offset:min(offset+limit, len(tt.want))]
+					mentionsSame(t, paged, mf.ok(t, paged), mentionSamples{Samples: want, Total: tt.total})
+				}
+			}
 		})
 	}
 
@@ -738,4 +751,93 @@ func TestMentionsFamilyNotFound(t *testing.T) {
 		}
 		assertError(t, mf.get(mf.path(p, uuid.New())), http.StatusNotFound, sightline.CodeProjectNotFound)
 	}
+}
+
+func TestMentionSamplesRollupAhead(t *testing.T) {
+	t.Parallel()
+	mf := mentionsSetup(t)
+	// A rollup row with no raw rows behind it (two own mentions of qA on D,
+	// as a pass counted twice by the views would leave): the total counts
+	// them, and a page the rollup places on D alone, where the raw table
+	// has too few rows, is read again over the whole window.
+	insert := clickhouse.Context(context.Background(), clickhouse.WithSettings(clickhouse.Settings{"async_insert": 0}))
+	if err := mf.conn.Exec(insert, `INSERT INTO mentions_daily (project_id, day, tracked_query_id, engine, country, relation,
+		competitor_id, mentions, worth, tone_positive, type_recommendation, qualifier_direct)
+		VALUES (?, ?, ?, 'chatgpt', 'US', 'own', ?, 2, 2.4, 2, 2, 2)`, mf.project, mf.day, mf.qA, uuid.Nil); err != nil {
+		t.Fatal(err)
+	}
+	s := mf.sample
+	for _, tt := range []struct {
+		query string
+		want  []olap.MentionSample
+	}{
+		{"&offset=6&limit=2", []olap.MentionSample{s(mf.p5, 1, false)}},
+		{"&offset=5&limit=1", byID(s(mf.p1, 0, false), s(mf.p1, 2, false), s(mf.p2, 1, false))[2:]},
+	} {
+		path := "/mentions?" + mf.window + tt.query
+		mentionsSame(t, path, mf.ok(t, path), mentionSamples{Samples: tt.want, Total: 9})
+	}
+}
+
+func TestMentionsFamilyAfterCascades(t *testing.T) {
+	t.Parallel()
+	mf := mentionsSetup(t)
+	ctx := context.Background()
+	// The cascades of deleting qC and Rival: window reads that span every
+	// tracked query are served by the rollups' projections, which the
+	// deletes must reach as well as the rollups themselves.
+	if err := olap.DeleteTrackedQueries(ctx, mf.conn, mf.project, []uuid.UUID{mf.qC}); err != nil {
+		t.Fatal(err)
+	}
+	if err := olap.DeleteCompetitor(ctx, mf.conn, mf.project, mf.rival); err != nil {
+		t.Fatal(err)
+	}
+	// Own mentions without p4: p1, p2, p3, p5.
+	mentionsSame(t, "mix", mf.ok(t, "/mentions/mix?"+mf.window), olap.MentionMix{
+		ByType:      olap.MentionTypeCounts{Recommendation: 1, Listing: 1, Example: 1, Reference: 1},
+		ByTone:      olap.ToneCounts{Positive: 1, Neutral: 1, Negative: 2},
+		ByQualifier: olap.QualifierCounts{Direct: 3, Conditional: 1},
+		Total:       4,
+	})
+	mentionsSame(t, "samples", mf.ok(t, "/mentions?"+mf.window+"&sortBy=engine&limit=1&offset=3"), mentionSamples{
+		Samples: []olap.MentionSample{mf.sample(mf.p5, 1, false)}, Total: 5})
+	scope := olap.Scope{ProjectID: mf.project, From: mf.day.AddDate(0, 0, -1), To: mf.day}
+	perEngine, perCompetitor, err := mf.server.analytics.Sentiment(ctx, scope, []uuid.UUID{mf.rival, mf.beta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mentionsSame(t, "sentiment", mentionsJSONBytes(t, sentiment{PerEngine: perEngine}), sentiment{
+		PerEngine: []olap.EngineSentiment{{Engine: sightline.EngineChatGPT, ToneFigures: tone(1, 1, 1)},
+			{Engine: sightline.EnginePerplexity, ToneFigures: tone(0, 0, 1)},
+			{Engine: sightline.EngineGoogleAIOverview, ToneFigures: tone(0, 0, 0)},
+			{Engine: sightline.EngineGoogleAIMode, ToneFigures: tone(0, 0, 0)}}})
+	if !reflect.DeepEqual(perCompetitor, []olap.ToneFigures{tone(0, 0, 0), tone(1, 1, 0)}) {
+		t.Fatalf("competitors after the cascade: %+v", perCompetitor)
+	}
+	pairs, err := mf.server.analytics.CoOccurrences(ctx, scope, []uuid.UUID{mf.rival})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pairs[0].SharedResponseCount != 0 || pairs[0].ExampleAIResponseID != nil {
+		t.Fatalf("Rival still shares answers after its cascade: %+v", pairs[0])
+	}
+	// acme.com/ was cited in p4 only: acme.com keeps p1's citation.
+	var sources citedSources
+	if err := json.Unmarshal(mf.ok(t, "/cited-sources?"+mf.window), &sources); err != nil {
+		t.Fatal(err)
+	}
+	if sources.Total != 3 || sources.Sources[1].CitationCount != 1 || *sources.Sources[1].Domain != "acme.com" ||
+		sources.Sources[1].DistinctQueryCount != 1 {
+		t.Fatalf("cited sources after the cascade: %+v", sources)
+	}
+}
+
+// mentionsJSONBytes marshals v.
+func mentionsJSONBytes(t *testing.T, v any) []byte {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
 }
