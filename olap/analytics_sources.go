@@ -40,10 +40,10 @@ func citedSourceKey(byPage bool) (key, group string) {
 }
 
 // CitedSources returns one page of the cited sources in scope, by
-// citations (most first), then domain or URL, and how many there are. One
-// statement: the page's keys and the total come from the cheap sums, and
-// the distinct counts (uniqExactMerge over the answers' states, across
-// the pages of a domain) are merged for the page's keys only.
+// citations (most first), then domain or URL, and how many there are. The
+// page's keys and the total come from the cheap sums; the distinct counts
+// (uniqExactMerge over the answers' states, across the pages of a domain)
+// are then merged for those keys only.
 func (a *Analytics) CitedSources(ctx context.Context, s Scope, f CitedSourceFilter) ([]CitedSource, int, error) {
 	page := []CitedSource{}
 	if s.Empty() {
@@ -52,61 +52,79 @@ func (a *Analytics) CitedSources(ctx context.Context, s Scope, f CitedSourceFilt
 	where, args := s.rollupWhere()
 	key, group := citedSourceKey(f.ByPage)
 	rows, err := a.Conn.Query(ctx, `
-		WITH keys AS (
-			SELECT `+key+` AS k, sum(citations) AS c, count() OVER () AS total
-			FROM cited_sources_daily
-			WHERE `+where+`
-			GROUP BY k
-			ORDER BY c DESC, k
-			LIMIT ? OFFSET ?
-		)
-		SELECT keys.k, keys.c, keys.total, d.host, d.answers, d.queries, d.position_sum, d.title
-		FROM keys
-		INNER JOIN (
-			SELECT domain AS host, `+key+` AS k, uniqExactMerge(answers) AS answers,
-			       uniqExact(tracked_query_id) AS queries, sum(position_sum) AS position_sum, max(sample_title) AS title
-			FROM cited_sources_daily
-			WHERE `+where+` AND `+key+` IN (SELECT k FROM keys)
-			GROUP BY `+group+`
-		) AS d ON d.k = keys.k
-		ORDER BY keys.c DESC, keys.k`, append(append(args, f.Limit, f.Offset), args...)...)
+		SELECT `+key+` AS k, sum(citations) AS c, count() OVER () AS total
+		FROM cited_sources_daily
+		WHERE `+where+`
+		GROUP BY k
+		ORDER BY c DESC, k
+		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("reading cited sources: %w", err)
 	}
 	defer rows.Close()
-	total := 0
+	var (
+		keys  []string
+		total uint64
+		index = map[string]int{}
+	)
 	for rows.Next() {
 		var (
-			k, domain, title        string
-			citations, positions    uint64
-			count, answers, queries uint64
+			k         string
+			citations uint64
 		)
-		if err := rows.Scan(&k, &citations, &count, &domain, &answers, &queries, &positions, &title); err != nil {
+		if err := rows.Scan(&k, &citations, &total); err != nil {
 			return nil, 0, fmt.Errorf("reading cited sources: %w", err)
 		}
-		src := CitedSource{Domain: nonEmpty(domain), CitationCount: int64(citations), DistinctResponseCount: int64(answers),
-			DistinctQueryCount: int64(queries), SampleTitle: nonEmpty(title)}
+		index[k] = len(page)
+		keys = append(keys, k)
+		src := CitedSource{CitationCount: int64(citations)}
 		if f.ByPage {
 			src.URL = &k
 		}
-		if citations > 0 {
-			avg := float64(positions) / float64(citations)
-			src.AvgPosition = &avg
-		}
-		page, total = append(page, src), int(count)
+		page = append(page, src)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, 0, fmt.Errorf("reading cited sources: %w", err)
 	}
-	if len(page) == 0 && f.Offset > 0 {
-		// Past the last page: the statement above had no row to carry the
-		// total.
-		var n uint64
-		err := a.Conn.QueryRow(ctx, `SELECT uniqExact(`+key+`) FROM cited_sources_daily WHERE `+where, args...).Scan(&n)
+	if len(page) == 0 {
+		if f.Offset == 0 {
+			return page, 0, nil
+		}
+		// Past the last page: no row carried the total.
+		err := a.Conn.QueryRow(ctx, `SELECT uniqExact(`+key+`) FROM cited_sources_daily WHERE `+where, args...).Scan(&total)
 		if err != nil {
 			return nil, 0, fmt.Errorf("counting cited sources: %w", err)
 		}
-		total = int(n)
+		return page, int(total), nil
 	}
-	return page, total, nil
+	rows, err = a.Conn.Query(ctx, `
+		SELECT `+key+` AS k, domain, uniqExactMerge(answers), uniqExact(tracked_query_id), sum(position_sum),
+		       max(sample_title)
+		FROM cited_sources_daily
+		WHERE `+where+` AND `+key+` IN ?
+		GROUP BY `+group, append(args, keys)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading cited sources: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			k, domain, title           string
+			answers, queries, position uint64
+		)
+		if err := rows.Scan(&k, &domain, &answers, &queries, &position, &title); err != nil {
+			return nil, 0, fmt.Errorf("reading cited sources: %w", err)
+		}
+		src := &page[index[k]]
+		src.Domain, src.SampleTitle = nonEmpty(domain), nonEmpty(title)
+		src.DistinctResponseCount, src.DistinctQueryCount = int64(answers), int64(queries)
+		if src.CitationCount > 0 {
+			avg := float64(position) / float64(src.CitationCount)
+			src.AvgPosition = &avg
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("reading cited sources: %w", err)
+	}
+	return page, int(total), nil
 }
