@@ -758,8 +758,10 @@ func TestMentionSamplesRollupAhead(t *testing.T) {
 	mf := mentionsSetup(t)
 	// A rollup row with no raw rows behind it (two own mentions of qA on D,
 	// as a pass counted twice by the views would leave): the total counts
-	// them, and a page the rollup places on D alone, where the raw table
-	// has too few rows, is read again over the whole window.
+	// them, but pages are the raw table's: newest first, the read starts at
+	// the window's last day with the requested offset, and a short page
+	// that did not reach the window's first day is read again over all of
+	// it.
 	insert := clickhouse.Context(context.Background(), clickhouse.WithSettings(clickhouse.Settings{"async_insert": 0}))
 	if err := mf.conn.Exec(insert, `INSERT INTO mentions_daily (project_id, day, tracked_query_id, engine, country, relation,
 		competitor_id, mentions, worth, tone_positive, type_recommendation, qualifier_direct)
@@ -773,6 +775,9 @@ func TestMentionSamplesRollupAhead(t *testing.T) {
 	}{
 		{"&offset=6&limit=2", []olap.MentionSample{s(mf.p5, 1, false)}},
 		{"&offset=5&limit=1", byID(s(mf.p1, 0, false), s(mf.p1, 2, false), s(mf.p2, 1, false))[2:]},
+		{"&offset=8&limit=1", []olap.MentionSample{}},
+		{"&offset=3&limit=3", append(byID(s(mf.p1, 0, false), s(mf.p1, 2, false), s(mf.p2, 1, false)),
+			s(mf.p5, 1, false))[:3]},
 	} {
 		path := "/mentions?" + mf.window + tt.query
 		mentionsSame(t, path, mf.ok(t, path), mentionSamples{Samples: tt.want, Total: 9})

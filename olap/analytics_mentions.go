@@ -93,9 +93,17 @@ func mentionCountColumn(f MentionFilter) (string, bool) {
 // capture day). When mentions_daily can count the filter's rows (a tone or
 // a type alone, or neither), one read of it per day and sort group gives
 // the total and the days and groups the page falls on, and the page reads
-// those only: a few days of raw rows rather than the whole window. A
-// rollup that counted more rows than the raw table holds shows as a short
-// page, which is then read again over the whole window.
+// those only: a few days of raw rows rather than the whole window.
+//
+// Newest first, the read starts at the window's last day and keeps the
+// requested offset, so the rollup's counts only choose how far back it
+// reaches: a page that comes back short without reaching the window's
+// first day is read again over the whole window, and the page is exact
+// even where the rollup and the raw table disagree. Sorted by a group
+// first (engine, country, negative tone), the read covers the page's
+// groups and days only and takes its offset from the rollup's counts, as
+// the total does; a page shorter than the total promises is read again
+// over the whole window.
 func (a *Analytics) MentionSamples(ctx context.Context, s Scope, f MentionFilter) ([]MentionSample, int, error) {
 	if s.Empty() {
 		return []MentionSample{}, 0, nil
@@ -114,7 +122,11 @@ func (a *Analytics) MentionSamples(ctx context.Context, s Scope, f MentionFilter
 	}
 	if n, ok := narrowMentions(s, f, buckets); ok {
 		page, err := a.mentionPage(ctx, n.scope, f, n.where, n.args, n.offset)
-		if err != nil || len(page) >= min(f.Limit, total-f.Offset) {
+		trusted := len(page) >= min(f.Limit, total-f.Offset)
+		if n.anchored {
+			trusted = len(page) == f.Limit || !n.scope.From.After(s.From)
+		}
+		if err != nil || trusted {
 			return page, total, err
 		}
 	}
@@ -275,6 +287,9 @@ type mentionNarrowing struct {
 	where  string
 	args   []any
 	offset int
+	// anchored: the read runs from the window's last day and offset is
+	// the requested one (newest first, a single group).
+	anchored bool
 }
 
 // narrowMentions finds the buckets that rows offset .. offset+limit of
@@ -295,6 +310,13 @@ func narrowMentions(s Scope, f MentionFilter, buckets []mentionBucket) (mentionN
 	}
 	if first < 0 {
 		return mentionNarrowing{}, false
+	}
+	if buckets[last].group == "" {
+		// One group, newest day first: read from the window's last day
+		// back to the page's last day, at the requested offset.
+		n := mentionNarrowing{scope: s, offset: f.Offset, anchored: true}
+		n.scope.From = buckets[last].day
+		return n, true
 	}
 	n := mentionNarrowing{scope: s, offset: f.Offset - before}
 	n.scope.From, n.scope.To = buckets[first].day, buckets[first].day

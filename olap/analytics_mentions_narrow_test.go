@@ -28,7 +28,7 @@ func TestNarrowMentions(t *testing.T) {
 	}{
 		{"first day", MentionSortRecent, []mentionBucket{b("", 9, 5), b("", 8, 5)}, 0, 5, 9, 9, "", nil, 0, true},
 		{"across days", MentionSortRecent, []mentionBucket{b("", 9, 5), b("", 7, 5)}, 3, 5, 7, 9, "", nil, 3, true},
-		{"second day", MentionSortRecent, []mentionBucket{b("", 9, 5), b("", 7, 5)}, 5, 5, 7, 7, "", nil, 0, true},
+		{"second day, read from the top", MentionSortRecent, []mentionBucket{b("", 9, 5), b("", 7, 5)}, 5, 5, 7, 9, "", nil, 5, true},
 		{"past the end", MentionSortRecent, []mentionBucket{b("", 9, 5)}, 5, 5, 0, 0, "", nil, 0, false},
 		{"empty days skipped", MentionSortEngine, engines, 3, 1, 1, 1, " AND engine IN ?", []any{[]string{"a"}}, 0, true},
 		{"two groups: earlier rows of the span count", MentionSortEngine, engines, 4, 2, 1, 9, " AND engine IN ?",
@@ -45,6 +45,9 @@ func TestNarrowMentions(t *testing.T) {
 			}
 			if !ok {
 				return
+			}
+			if n.anchored != (tt.sort == MentionSortRecent) {
+				t.Fatalf("anchored %v for %s", n.anchored, tt.sort)
 			}
 			if !n.scope.From.Equal(day(tt.from)) || !n.scope.To.Equal(day(tt.to)) || n.where != tt.where ||
 				!reflect.DeepEqual(n.args, tt.args) || n.offset != tt.skip {
