@@ -343,12 +343,17 @@ func TestMentionSamples(t *testing.T) {
 		{"countries by code", "&countries=de", one(s(p3, 0, false)), 1},
 		{"search engines answer nothing", "&engines=google_serp,google_shopping", one(), 0},
 		{"one day", "&dateTo=" + mf.date(-1), one(s(p5, 1, false)), 1},
+		{"a far dateTo", "&dateTo=9999-12-31", recent, 7},
+		{"a window after tomorrow", "&dateTo=9999-12-31&dateFrom=2999-01-01", one(), 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := "/mentions?" + mf.window + tt.query
 			if strings.HasPrefix(tt.query, "&dateTo=") {
 				path = "/mentions?dateFrom=" + mf.date(-1) + tt.query
+				if strings.Contains(tt.query, "dateFrom") {
+					path = "/mentions?" + strings.TrimPrefix(tt.query, "&")
+				}
 			}
 			mentionsSame(t, path, mf.ok(t, path), mentionSamples{Samples: tt.want, Total: tt.total})
 			if strings.Contains(tt.query, "offset=") || strings.Contains(tt.query, "limit=") {

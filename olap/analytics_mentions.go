@@ -105,33 +105,77 @@ func mentionCountColumn(f MentionFilter) (string, bool) {
 // the total does; a page shorter than the total promises is read again
 // over the whole window.
 func (a *Analytics) MentionSamples(ctx context.Context, s Scope, f MentionFilter) ([]MentionSample, int, error) {
-	if s.Empty() {
+	// A capture carries its check's time, never later than now: a window
+	// ending after tomorrow is cut there, which also keeps the raw reads'
+	// bounds inside DateTime64's range.
+	if horizon := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, 1); s.To.After(horizon) {
+		s.To = horizon
+	}
+	if s.Empty() || s.From.After(s.To) {
 		return []MentionSample{}, 0, nil
 	}
-	buckets, total, counted, err := a.mentionBuckets(ctx, s, f)
+	latest, c, err := a.latestMentions(ctx, s, f)
 	if err != nil {
 		return nil, 0, err
 	}
-	if !counted {
-		if total, err = a.mentionRawCount(ctx, s, f); err != nil {
+	if !c.counted {
+		if c.total, err = a.mentionRawCount(ctx, s, f); err != nil {
 			return nil, 0, err
 		}
 	}
-	if total == 0 || f.Offset >= total {
-		return []MentionSample{}, total, nil
+	if latest != nil {
+		return latest, c.total, nil
 	}
-	if n, ok := narrowMentions(s, f, buckets); ok {
+	if c.total == 0 || f.Offset >= c.total {
+		return []MentionSample{}, c.total, nil
+	}
+	if n, ok := narrowMentions(s, f, c.buckets); ok {
 		page, err := a.mentionPage(ctx, n.scope, f, n.where, n.args, n.offset)
-		trusted := len(page) >= min(f.Limit, total-f.Offset)
+		trusted := len(page) >= min(f.Limit, c.total-f.Offset)
 		if n.anchored {
 			trusted = len(page) == f.Limit || !n.scope.From.After(s.From)
 		}
 		if err != nil || trusted {
-			return page, total, err
+			return page, c.total, err
 		}
 	}
 	page, err := a.mentionPage(ctx, s, f, "", nil, f.Offset)
-	return page, total, err
+	return page, c.total, err
+}
+
+// latestMentions counts the filter's rows (mentionBuckets). Newest first
+// and near the top of the order, it reads the window's last day at the
+// same time: a full page there is exact, the read starting where the order
+// does, and spares a second round trip; it is returned, else nil. Near the
+// top means a page ending within the first 100 rows, which a project's day
+// of answers usually holds.
+func (a *Analytics) latestMentions(ctx context.Context, s Scope, f MentionFilter) ([]MentionSample, mentionCounts, error) {
+	if f.Sort != MentionSortRecent || f.Offset+f.Limit > 100 {
+		c, err := a.mentionBuckets(ctx, s, f)
+		return nil, c, err
+	}
+	var (
+		c    mentionCounts
+		err  error
+		done = make(chan struct{})
+	)
+	go func() {
+		defer close(done)
+		c, err = a.mentionBuckets(ctx, s, f)
+	}()
+	last := s
+	last.From = s.To
+	page, pageErr := a.mentionPage(ctx, last, f, "", nil, f.Offset)
+	<-done
+	switch {
+	case err != nil:
+		return nil, c, err
+	case pageErr != nil:
+		return nil, c, pageErr
+	case len(page) < f.Limit:
+		return nil, c, nil
+	}
+	return page, c, nil
 }
 
 // mentionWhere is the raw mentions predicate of the scope and filter.
@@ -211,16 +255,25 @@ type mentionBucket struct {
 	n     int
 }
 
+// mentionCounts are the filter's rows per sort group and day, in the order
+// of the sort, and their total. counted is false when mentions_daily
+// cannot count the filter (total is then unknown); buckets is nil when it
+// can count it but not split it by the sort's groups (negative first with
+// a mention type).
+type mentionCounts struct {
+	buckets []mentionBucket
+	total   int
+	counted bool
+}
+
 // mentionBuckets counts the filter's rows per sort group and day from
-// mentions_daily (the brand's rows: the competitor's, or the nil
-// competitor standing for the own brand and untracked ones), in the order
-// of the sort, and their total. counted is false when the rollup cannot
-// count the filter; buckets is nil when it can count it but not split it
-// by the sort's groups (negative first with a mention type).
-func (a *Analytics) mentionBuckets(ctx context.Context, s Scope, f MentionFilter) (buckets []mentionBucket, total int, counted bool, err error) {
+// mentions_daily: the brand's rows, the competitor's or the nil competitor
+// standing for the own brand and untracked ones.
+func (a *Analytics) mentionBuckets(ctx context.Context, s Scope, f MentionFilter) (mentionCounts, error) {
+	var c mentionCounts
 	column, ok := mentionCountColumn(f)
 	if !ok {
-		return nil, 0, false, nil
+		return c, nil
 	}
 	where, args := s.rollupWhere()
 	competitor := uuid.Nil
@@ -245,7 +298,7 @@ func (a *Analytics) mentionBuckets(ctx context.Context, s Scope, f MentionFilter
 	}
 	rows, err := a.Conn.Query(ctx, query, args...)
 	if err != nil {
-		return nil, 0, false, fmt.Errorf("counting mention samples: %w", err)
+		return c, fmt.Errorf("counting mention samples: %w", err)
 	}
 	defer rows.Close()
 	var negatives []mentionBucket
@@ -255,9 +308,9 @@ func (a *Analytics) mentionBuckets(ctx context.Context, s Scope, f MentionFilter
 			n, negative int64
 		)
 		if err := rows.Scan(&b.group, &b.day, &n, &negative); err != nil {
-			return nil, 0, false, fmt.Errorf("counting mention samples: %w", err)
+			return c, fmt.Errorf("counting mention samples: %w", err)
 		}
-		total += int(n)
+		c.total += int(n)
 		if f.Sort == MentionSortNegative && f.Tone == "" {
 			// Negative rows first, then the others, each newest day first.
 			negatives = append(negatives, mentionBucket{group: "negative", day: b.day, n: int(negative)})
@@ -265,19 +318,21 @@ func (a *Analytics) mentionBuckets(ctx context.Context, s Scope, f MentionFilter
 		} else {
 			b.n = int(n)
 		}
-		buckets = append(buckets, b)
+		c.buckets = append(c.buckets, b)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, false, fmt.Errorf("counting mention samples: %w", err)
+		return c, fmt.Errorf("counting mention samples: %w", err)
 	}
+	c.counted = true
 	if f.Sort == MentionSortNegative && f.Tone == "" {
 		if f.Type != "" {
 			// Negatives of one type are not counted by day.
-			return nil, total, true, nil
+			c.buckets = nil
+			return c, nil
 		}
-		buckets = append(negatives, buckets...)
+		c.buckets = append(negatives, c.buckets...)
 	}
-	return buckets, total, true, nil
+	return c, nil
 }
 
 // mentionNarrowing is where a page of mention samples lies: the days, the
