@@ -1,10 +1,11 @@
 -- Aggregate projections of the daily rollups without the tracked query: per project, day,
--- engine and country (and brand, competitor or cited domain/page). A query checked once a
--- day leaves about one rollup row per brand and day, so a window's figures over every
--- tracked query read hundreds of times fewer rows from these projections; ClickHouse picks
--- one whenever a read neither filters nor groups by tracked_query_id, and reads the table
--- itself otherwise (cluster filters). Lightweight deletes and merges rebuild the
--- projections of the parts they touch, so the deletion cascades (olap.DeleteTrackedQueries,
+-- engine, country and brand (mentions_daily) or competitor (cooccurrence_daily), and per
+-- project, day, engine and cited domain or page (cited_sources_daily; cited sources take no
+-- country filter). A query checked once a day leaves about one rollup row per brand and day,
+-- so a window's figures over every tracked query read far fewer rows from a projection.
+-- ClickHouse picks one whenever a read neither filters nor groups by tracked_query_id and
+-- reads the table itself otherwise (cluster filters). Merges and lightweight deletes rebuild
+-- the projections of the parts they touch, so the deletion cascades (olap.DeleteTrackedQueries,
 -- olap.DeleteCompetitor) reach them too.
 
 -- +goose Up
@@ -55,18 +56,18 @@ ALTER TABLE cited_sources_daily
 -- +goose StatementBegin
 ALTER TABLE cited_sources_daily ADD PROJECTION IF NOT EXISTS by_domain
 (
-    SELECT project_id, day, engine, country, domain,
+    SELECT project_id, day, engine, domain,
            sum(citations), sum(position_sum), uniqExactMerge(answers), uniqExact(tracked_query_id), max(sample_title)
-    GROUP BY project_id, day, engine, country, domain
+    GROUP BY project_id, day, engine, domain
 );
 -- +goose StatementEnd
 
 -- +goose StatementBegin
 ALTER TABLE cited_sources_daily ADD PROJECTION IF NOT EXISTS by_page
 (
-    SELECT project_id, day, engine, country, domain, url,
+    SELECT project_id, day, engine, domain, url,
            sum(citations), sum(position_sum), uniqExactMerge(answers), uniqExact(tracked_query_id), max(sample_title)
-    GROUP BY project_id, day, engine, country, domain, url
+    GROUP BY project_id, day, engine, domain, url
 );
 -- +goose StatementEnd
 
