@@ -144,8 +144,8 @@ func (a *Analytics) MentionSamples(ctx context.Context, s Scope, f MentionFilter
 }
 
 // latestMentions counts the filter's rows (mentionBuckets). Newest first
-// and near the top of the order, it reads the window's last day at the
-// same time: a full page there is exact, the read starting where the order
+// and near the top of the order, it reads the window's last day (today at
+// the latest) at the same time: a full page there is exact, the read starting where the order
 // does, and spares a second round trip; it is returned, else nil. Near the
 // top means a page ending within the first 100 rows, which a project's day
 // of answers usually holds.
@@ -163,8 +163,15 @@ func (a *Analytics) latestMentions(ctx context.Context, s Scope, f MentionFilter
 		defer close(done)
 		c, err = a.mentionBuckets(ctx, s, f)
 	}()
+	// The window's last day with captures: today at the latest.
 	last := s
 	last.From = s.To
+	if today := time.Now().UTC().Truncate(24 * time.Hour); last.From.After(today) {
+		last.From = today
+	}
+	if last.From.Before(s.From) {
+		last.From = s.From
+	}
 	page, pageErr := a.mentionPage(ctx, last, f, "", nil, f.Offset)
 	<-done
 	switch {
