@@ -21,10 +21,10 @@ func (s *server) coOccurrenceSchema() *openapi3.Schema {
 	row := s.component("CoOccurrence", object(props{
 		"competitorId":        uuidSchema(),
 		"name":                stringSchema(),
-		"sharedResponseCount": described(countSchema(), "AI answers naming both the own brand and the competitor."),
-		"brandWins":           described(countSchema(), "Shared answers naming the own brand first."),
-		"competitorWins":      described(countSchema(), "Shared answers naming the competitor first."),
-		"ties":                described(countSchema(), "Shared answers giving both the same position."),
+		"sharedResponseCount": described(mixCountSchema(), "AI answers naming both the own brand and the competitor."),
+		"brandWins":           described(mixCountSchema(), "Shared answers naming the own brand first."),
+		"competitorWins":      described(mixCountSchema(), "Shared answers naming the competitor first."),
+		"ties":                described(mixCountSchema(), "Shared answers giving both the same position."),
 		"winRate": described(nullable(openapi3.NewFloat64Schema().WithMin(0).WithMax(100)),
 			"100 x brandWins / sharedResponseCount; null without shared answers."),
 		"winRateInterval": s.intervalSchema(),
@@ -44,7 +44,7 @@ func (s *server) coOccurrenceSchema() *openapi3.Schema {
 }
 
 // coOccurrences is the answer of GET /competitors/co-occurrence.
-type coOccurrences struct {
+type coOccurrenceAnswer struct {
 	Competitors []coOccurrenceRow `json:"competitors"`
 }
 
@@ -77,11 +77,11 @@ func (s *server) handleCoOccurrence(r *request) (any, error) {
 	} else if competitors, err = oltp.CompetitorNames(r.Context(), s.pool, p.ID); err != nil {
 		return nil, err
 	}
-	figures, err := s.analytics.CoOccurrences(r.Context(), scope, competitorIDs(competitors))
+	figures, err := s.analytics.CoOccurrences(r.Context(), scope, competitorNameIDs(competitors))
 	if err != nil {
 		return nil, err
 	}
-	out := coOccurrences{Competitors: make([]coOccurrenceRow, len(competitors))}
+	out := coOccurrenceAnswer{Competitors: make([]coOccurrenceRow, len(competitors))}
 	for i, c := range competitors {
 		out.Competitors[i] = coOccurrenceRow{CompetitorID: c.ID, Name: c.Name, CoOccurrence: figures[i]}
 	}

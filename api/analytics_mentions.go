@@ -259,25 +259,25 @@ func (s *server) blankDeletedQueries(r *request, p *oltp.ProjectScope, samples [
 
 // /mentions/mix
 
-func countSchema() *openapi3.Schema { return integerSchema().WithMin(0) }
+func mixCountSchema() *openapi3.Schema { return integerSchema().WithMin(0) }
 
 func (s *server) mentionMixSchema() *openapi3.Schema {
 	byType := props{}
 	for _, t := range sightline.MentionTypes {
-		byType[string(t)] = countSchema()
+		byType[string(t)] = mixCountSchema()
 	}
 	byTone := props{}
 	for _, t := range sightline.Tones {
-		byTone[string(t)] = countSchema()
+		byTone[string(t)] = mixCountSchema()
 	}
 	return s.component("MentionMix", object(props{
 		"byType": described(object(byType, stringsOf(sightline.MentionTypes)...),
 			"Own-brand mentions per mention type; sums to total."),
 		"byTone": described(object(byTone, stringsOf(sightline.Tones)...),
 			"Own-brand mentions per tone; sums to total."),
-		"byQualifier": described(object(props{"direct": countSchema(), "conditional": countSchema()},
+		"byQualifier": described(object(props{"direct": mixCountSchema(), "conditional": mixCountSchema()},
 			"direct", "conditional"), "Own-brand mentions, unconditional or hedged; sums to total."),
-		"total": described(countSchema(), "Own-brand mentions in the window: AI answers naming the own brand."),
+		"total": described(mixCountSchema(), "Own-brand mentions in the window: AI answers naming the own brand."),
 	}, "byType", "byTone", "byQualifier", "total"))
 }
 
@@ -295,25 +295,25 @@ func (s *server) handleMentionMix(r *request) (any, error) {
 
 // /sentiment
 
-// positivityProps are the tone counts and positivity index of a sentiment
+// sentimentRowProps are the tone counts and positivity index of a sentiment
 // row.
-func (s *server) positivityProps(p props) props {
-	p["positive"] = countSchema()
-	p["neutral"] = countSchema()
-	p["negative"] = countSchema()
-	p["mentionCount"] = described(countSchema(), "Mentions: AI answers naming the brand.")
+func (s *server) sentimentRowProps(p props) props {
+	p["positive"] = mixCountSchema()
+	p["neutral"] = mixCountSchema()
+	p["negative"] = mixCountSchema()
+	p["mentionCount"] = described(mixCountSchema(), "Mentions: AI answers naming the brand.")
 	p["positivityIndex"] = described(nullable(openapi3.NewFloat64Schema().WithMin(0).WithMax(100)),
 		"100 x (positive + 0.5 x neutral) / mentionCount; null without mentions.")
 	p["positivityIndexInterval"] = s.intervalSchema()
 	return p
 }
 
-var positivityKeys = []string{"positive", "neutral", "negative", "mentionCount", "positivityIndex", "positivityIndexInterval"}
+var sentimentRowKeys = []string{"positive", "neutral", "negative", "mentionCount", "positivityIndex", "positivityIndexInterval"}
 
 func (s *server) sentimentSchema() *openapi3.Schema {
-	engine := object(s.positivityProps(props{"engine": enumOf(aiEngines()...)}), append([]string{"engine"}, positivityKeys...)...)
-	competitor := object(s.positivityProps(props{"competitorId": uuidSchema(), "name": stringSchema()}),
-		append([]string{"competitorId", "name"}, positivityKeys...)...)
+	engine := object(s.sentimentRowProps(props{"engine": enumOf(aiEngines()...)}), append([]string{"engine"}, sentimentRowKeys...)...)
+	competitor := object(s.sentimentRowProps(props{"competitorId": uuidSchema(), "name": stringSchema()}),
+		append([]string{"competitorId", "name"}, sentimentRowKeys...)...)
 	return s.component("Sentiment", object(props{
 		"perEngine": described(arrayOf(engine),
 			"The own brand per AI engine in scope, in the order chatgpt, perplexity, google_ai_overview, google_ai_mode."),
@@ -322,7 +322,7 @@ func (s *server) sentimentSchema() *openapi3.Schema {
 }
 
 // sentiment is the answer of GET /sentiment.
-type sentiment struct {
+type sentimentAnswer struct {
 	PerEngine     []olap.EngineSentiment `json:"perEngine"`
 	PerCompetitor []competitorSentiment  `json:"perCompetitor"`
 }
@@ -330,7 +330,7 @@ type sentiment struct {
 type competitorSentiment struct {
 	CompetitorID uuid.UUID `json:"competitorId"`
 	Name         string    `json:"name"`
-	olap.ToneFigures
+	olap.SentimentFigures
 }
 
 func (s *server) handleSentiment(r *request) (any, error) {
@@ -346,19 +346,19 @@ func (s *server) handleSentiment(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	perEngine, figures, err := s.analytics.Sentiment(r.Context(), scope, competitorIDs(competitors))
+	perEngine, figures, err := s.analytics.Sentiment(r.Context(), scope, competitorNameIDs(competitors))
 	if err != nil {
 		return nil, err
 	}
-	out := sentiment{PerEngine: perEngine, PerCompetitor: make([]competitorSentiment, len(competitors))}
+	out := sentimentAnswer{PerEngine: perEngine, PerCompetitor: make([]competitorSentiment, len(competitors))}
 	for i, c := range competitors {
-		out.PerCompetitor[i] = competitorSentiment{CompetitorID: c.ID, Name: c.Name, ToneFigures: figures[i]}
+		out.PerCompetitor[i] = competitorSentiment{CompetitorID: c.ID, Name: c.Name, SentimentFigures: figures[i]}
 	}
 	return out, nil
 }
 
-// competitorIDs are the ids of competitors, in order.
-func competitorIDs(competitors []oltp.CompetitorName) []uuid.UUID {
+// competitorNameIDs are the ids of competitors, in order.
+func competitorNameIDs(competitors []oltp.CompetitorName) []uuid.UUID {
 	ids := make([]uuid.UUID, len(competitors))
 	for i, c := range competitors {
 		ids[i] = c.ID

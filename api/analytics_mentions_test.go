@@ -293,7 +293,7 @@ func (mf *mentionsFixture) sample(p olap.PassRows, i int, deleted bool) olap.Men
 }
 
 // byID orders samples captured at the same instant: by id.
-func byID(samples ...olap.MentionSample) []olap.MentionSample {
+func mentionsByID(samples ...olap.MentionSample) []olap.MentionSample {
 	slices.SortFunc(samples, func(a, b olap.MentionSample) int { return strings.Compare(a.ID.String(), b.ID.String()) })
 	return samples
 }
@@ -305,8 +305,8 @@ func TestMentionSamples(t *testing.T) {
 	s := mf.sample
 	// Rows without a competitor id in the window, newest first: p4 (D 14:00,
 	// deleted query), p3 (D 12:00), p1 and p2 (D 10:00), p5 (D-1).
-	recent := slices.Concat(byID(s(p4, 0, true), s(p4, 1, true)), []olap.MentionSample{s(p3, 0, false)},
-		byID(s(p1, 0, false), s(p1, 2, false), s(p2, 1, false)), []olap.MentionSample{s(p5, 1, false)})
+	recent := slices.Concat(mentionsByID(s(p4, 0, true), s(p4, 1, true)), []olap.MentionSample{s(p3, 0, false)},
+		mentionsByID(s(p1, 0, false), s(p1, 2, false), s(p2, 1, false)), []olap.MentionSample{s(p5, 1, false)})
 	concat := func(parts ...[]olap.MentionSample) []olap.MentionSample { return slices.Concat(parts...) }
 	one := func(x ...olap.MentionSample) []olap.MentionSample { return append([]olap.MentionSample{}, x...) }
 
@@ -318,28 +318,28 @@ func TestMentionSamples(t *testing.T) {
 	}{
 		{"own brand and untracked competitors, newest first", "", recent, 7},
 		{"negative tone first", "&sortBy=negative",
-			concat(one(s(p3, 0, false), s(p5, 1, false)), byID(s(p4, 0, true), s(p4, 1, true)),
-				byID(s(p1, 0, false), s(p1, 2, false), s(p2, 1, false))), 7},
+			concat(one(s(p3, 0, false), s(p5, 1, false)), mentionsByID(s(p4, 0, true), s(p4, 1, true)),
+				mentionsByID(s(p1, 0, false), s(p1, 2, false), s(p2, 1, false))), 7},
 		{"by engine", "&sortBy=engine",
-			concat(byID(s(p1, 0, false), s(p1, 2, false), s(p2, 1, false)), one(s(p5, 1, false)),
-				byID(s(p4, 0, true), s(p4, 1, true)), one(s(p3, 0, false))), 7},
+			concat(mentionsByID(s(p1, 0, false), s(p1, 2, false), s(p2, 1, false)), one(s(p5, 1, false)),
+				mentionsByID(s(p4, 0, true), s(p4, 1, true)), one(s(p3, 0, false))), 7},
 		{"by country, the deleted query's stored one", "&sortBy=country",
-			concat(one(s(p3, 0, false)), byID(s(p4, 0, true), s(p4, 1, true)),
-				byID(s(p1, 0, false), s(p1, 2, false), s(p2, 1, false)), one(s(p5, 1, false))), 7},
+			concat(one(s(p3, 0, false)), mentionsByID(s(p4, 0, true), s(p4, 1, true)),
+				mentionsByID(s(p1, 0, false), s(p1, 2, false), s(p2, 1, false)), one(s(p5, 1, false))), 7},
 		{"paging", "&limit=2&offset=1", recent[1:3], 7},
 		{"offset past the end", "&offset=7", one(), 7},
 		{"sentiment", "&sentiment=negative", one(s(p3, 0, false), s(p5, 1, false)), 2},
 		{"mention type", "&mentionType=recommendation", one(s(p4, 0, true), s(p1, 0, false)), 2},
 		{"sentiment and mention type", "&sentiment=neutral&mentionType=listing", one(s(p1, 2, false)), 1},
 		{"a competitor", "&competitorId=" + mf.rival.String(),
-			concat(one(s(p3, 2, false)), byID(s(p1, 1, false), s(p2, 0, false))), 3},
+			concat(one(s(p3, 2, false)), mentionsByID(s(p1, 1, false), s(p2, 0, false))), 3},
 		{"a competitor and a tone", "&competitorId=" + mf.rival.String() + "&sentiment=positive",
 			one(s(p3, 2, false), s(p2, 0, false)), 2},
 		{"a competitor, type and tone", "&competitorId=" + mf.beta.String() + "&sentiment=neutral&mentionType=listing",
 			one(s(p3, 1, false)), 1},
 		{"a competitor never named", "&competitorId=" + mf.delta.String(), one(), 0},
 		{"engines and countries", "&engines=chatgpt&countries=united+states",
-			concat(byID(s(p1, 0, false), s(p1, 2, false), s(p2, 1, false)), one(s(p5, 1, false))), 4},
+			concat(mentionsByID(s(p1, 0, false), s(p1, 2, false), s(p2, 1, false)), one(s(p5, 1, false))), 4},
 		{"countries by code", "&countries=de", one(s(p3, 0, false)), 1},
 		{"search engines answer nothing", "&engines=google_serp,google_shopping", one(), 0},
 		{"one day", "&dateTo=" + mf.date(-1), one(s(p5, 1, false)), 1},
@@ -412,9 +412,9 @@ func TestMentionMix(t *testing.T) {
 	mf := mentionsSetup(t)
 	mix := func(rec, cmp, lst, exm, ref, pos, neu, neg, direct, hedged, total int64) olap.MentionMix {
 		return olap.MentionMix{
-			ByType:      olap.MentionTypeCounts{Recommendation: rec, Comparison: cmp, Listing: lst, Example: exm, Reference: ref},
-			ByTone:      olap.ToneCounts{Positive: pos, Neutral: neu, Negative: neg},
-			ByQualifier: olap.QualifierCounts{Direct: direct, Conditional: hedged},
+			ByType:      olap.MentionMixTypes{Recommendation: rec, Comparison: cmp, Listing: lst, Example: exm, Reference: ref},
+			ByTone:      olap.MentionMixTones{Positive: pos, Neutral: neu, Negative: neg},
+			ByQualifier: olap.MentionMixQualifiers{Direct: direct, Conditional: hedged},
 			Total:       total,
 		}
 	}
@@ -442,9 +442,9 @@ func TestMentionMix(t *testing.T) {
 }
 
 // tone is the expected sentiment of mentions with these tones.
-func tone(positive, neutral, negative int64) olap.ToneFigures {
+func mentionsTone(positive, neutral, negative int64) olap.SentimentFigures {
 	n := positive + neutral + negative
-	t := olap.ToneFigures{Positive: positive, Neutral: neutral, Negative: negative, MentionCount: n}
+	t := olap.SentimentFigures{Positive: positive, Neutral: neutral, Negative: negative, MentionCount: n}
 	if n > 0 {
 		p := (float64(positive) + 0.5*float64(neutral)) / float64(n)
 		t.PositivityIndex, t.PositivityIndexInterval = ptr(100*p), olap.WilsonInterval(p, n)
@@ -455,29 +455,29 @@ func tone(positive, neutral, negative int64) olap.ToneFigures {
 func TestSentiment(t *testing.T) {
 	t.Parallel()
 	mf := mentionsSetup(t)
-	engines := func(rows ...olap.ToneFigures) []olap.EngineSentiment {
+	engines := func(rows ...olap.SentimentFigures) []olap.EngineSentiment {
 		all := []sightline.Engine{sightline.EngineChatGPT, sightline.EnginePerplexity, sightline.EngineGoogleAIOverview,
 			sightline.EngineGoogleAIMode}
 		out := []olap.EngineSentiment{}
 		for i, r := range rows {
-			out = append(out, olap.EngineSentiment{Engine: all[i], ToneFigures: r})
+			out = append(out, olap.EngineSentiment{Engine: all[i], SentimentFigures: r})
 		}
 		return out
 	}
-	competitors := func(beta, delta, rival, zeta olap.ToneFigures) []competitorSentiment {
+	competitors := func(beta, delta, rival, zeta olap.SentimentFigures) []competitorSentiment {
 		return []competitorSentiment{{mf.beta, "Beta", beta}, {mf.delta, "Delta", delta}, {mf.rival, "Rival", rival},
 			{mf.zeta, "Zeta", zeta}}
 	}
-	none := tone(0, 0, 0)
+	none := mentionsTone(0, 0, 0)
 
 	// Hand counts over the window. Own brand: chatgpt p1 positive, p2
 	// neutral, p5 negative (index 50); perplexity p3 negative (0);
 	// google_ai_overview p4 positive (100); google_ai_mode none (null).
 	// Beta: p3 neutral, p5 positive (75). Rival: p1 negative, p2 and p3
 	// positive (66.7). Delta and Zeta: never named (null).
-	window := sentiment{
-		PerEngine:     engines(tone(1, 1, 1), tone(0, 0, 1), tone(1, 0, 0), none),
-		PerCompetitor: competitors(tone(1, 1, 0), none, tone(2, 0, 1), none),
+	window := sentimentAnswer{
+		PerEngine:     engines(mentionsTone(1, 1, 1), mentionsTone(0, 0, 1), mentionsTone(1, 0, 0), none),
+		PerCompetitor: competitors(mentionsTone(1, 1, 0), none, mentionsTone(2, 0, 1), none),
 	}
 	if got := *window.PerEngine[0].PositivityIndex; got != 50 {
 		t.Fatalf("hand count: chatgpt index %v, want 50", got)
@@ -494,30 +494,30 @@ func TestSentiment(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name, query string
-		want        sentiment
+		want        sentimentAnswer
 	}{
 		{"window", mf.window, window},
-		{"engines: AI engines asked for only", mf.window + "&engines=google_serp,perplexity", sentiment{
-			PerEngine:     []olap.EngineSentiment{{Engine: sightline.EnginePerplexity, ToneFigures: tone(0, 0, 1)}},
-			PerCompetitor: competitors(tone(0, 1, 0), none, tone(1, 0, 0), none)}},
-		{"search engines only", mf.window + "&engines=google_shopping", sentiment{
+		{"engines: AI engines asked for only", mf.window + "&engines=google_serp,perplexity", sentimentAnswer{
+			PerEngine:     []olap.EngineSentiment{{Engine: sightline.EnginePerplexity, SentimentFigures: mentionsTone(0, 0, 1)}},
+			PerCompetitor: competitors(mentionsTone(0, 1, 0), none, mentionsTone(1, 0, 0), none)}},
+		{"search engines only", mf.window + "&engines=google_shopping", sentimentAnswer{
 			PerEngine: []olap.EngineSentiment{}, PerCompetitor: competitors(none, none, none, none)}},
-		{"cluster", mf.window + "&queryClusterIds=" + mf.enterprise.String(), sentiment{
-			PerEngine:     engines(tone(1, 1, 1), none, none, none),
-			PerCompetitor: competitors(tone(1, 0, 0), none, tone(1, 0, 1), none)}},
-		{"ungrouped alone narrows to them", mf.window + "&includeUngroupedQueries=true", sentiment{
+		{"cluster", mf.window + "&queryClusterIds=" + mf.enterprise.String(), sentimentAnswer{
+			PerEngine:     engines(mentionsTone(1, 1, 1), none, none, none),
+			PerCompetitor: competitors(mentionsTone(1, 0, 0), none, mentionsTone(1, 0, 1), none)}},
+		{"ungrouped alone narrows to them", mf.window + "&includeUngroupedQueries=true", sentimentAnswer{
 			// qB only: qC is deleted, so no longer among the ungrouped queries.
-			PerEngine:     engines(none, tone(0, 0, 1), none, none),
-			PerCompetitor: competitors(tone(0, 1, 0), none, tone(1, 0, 0), none)}},
+			PerEngine:     engines(none, mentionsTone(0, 0, 1), none, none),
+			PerCompetitor: competitors(mentionsTone(0, 1, 0), none, mentionsTone(1, 0, 0), none)}},
 		{"cluster and ungrouped", mf.window + "&queryClusterIds=" + mf.enterprise.String() + "&includeUngroupedQueries=true",
-			sentiment{
-				PerEngine:     engines(tone(1, 1, 1), tone(0, 0, 1), none, none),
-				PerCompetitor: competitors(tone(1, 1, 0), none, tone(2, 0, 1), none)}},
-		{"empty cluster", mf.window + "&queryClusterIds=" + mf.smb.String(), sentiment{
+			sentimentAnswer{
+				PerEngine:     engines(mentionsTone(1, 1, 1), mentionsTone(0, 0, 1), none, none),
+				PerCompetitor: competitors(mentionsTone(1, 1, 0), none, mentionsTone(2, 0, 1), none)}},
+		{"empty cluster", mf.window + "&queryClusterIds=" + mf.smb.String(), sentimentAnswer{
 			PerEngine: engines(none, none, none, none), PerCompetitor: competitors(none, none, none, none)}},
-		{"deleted cluster", mf.window + "&queryClusterIds=" + gone.ID.String(), sentiment{
+		{"deleted cluster", mf.window + "&queryClusterIds=" + gone.ID.String(), sentimentAnswer{
 			PerEngine: engines(none, none, none, none), PerCompetitor: competitors(none, none, none, none)}},
-		{"empty window", "dateFrom=" + mf.date(-3) + "&dateTo=" + mf.date(-2), sentiment{
+		{"empty window", "dateFrom=" + mf.date(-3) + "&dateTo=" + mf.date(-2), sentimentAnswer{
 			PerEngine: engines(none, none, none, none), PerCompetitor: competitors(none, none, none, none)}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -558,19 +558,19 @@ func TestCitedSources(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name, query string
-		want        citedSources
+		want        citedSourcesAnswer
 	}{
-		{"by domain (default)", mf.window, citedSources{Sources: domains, Total: 3}},
-		{"by domain", mf.window + "&groupBy=domain", citedSources{Sources: domains, Total: 3}},
-		{"by page", mf.window + "&groupBy=page", citedSources{Sources: pages, Total: 5}},
-		{"page of pages", mf.window + "&groupBy=page&limit=2&offset=1", citedSources{Sources: pages[1:3], Total: 5}},
-		{"past the last page", mf.window + "&groupBy=page&offset=5", citedSources{Sources: []olap.CitedSource{}, Total: 5}},
-		{"perplexity: ties by domain", mf.window + "&engines=perplexity", citedSources{Sources: []olap.CitedSource{
+		{"by domain (default)", mf.window, citedSourcesAnswer{Sources: domains, Total: 3}},
+		{"by domain", mf.window + "&groupBy=domain", citedSourcesAnswer{Sources: domains, Total: 3}},
+		{"by page", mf.window + "&groupBy=page", citedSourcesAnswer{Sources: pages, Total: 5}},
+		{"page of pages", mf.window + "&groupBy=page&limit=2&offset=1", citedSourcesAnswer{Sources: pages[1:3], Total: 5}},
+		{"past the last page", mf.window + "&groupBy=page&offset=5", citedSourcesAnswer{Sources: []olap.CitedSource{}, Total: 5}},
+		{"perplexity: ties by domain", mf.window + "&engines=perplexity", citedSourcesAnswer{Sources: []olap.CitedSource{
 			source("beta.example", "", 1, 1, 1, 2, "Beta"), source("news.example", "", 1, 1, 1, 1, "A Title")}, Total: 2}},
 		{"search engines answer nothing", mf.window + "&engines=google_serp,google_shopping",
-			citedSources{Sources: []olap.CitedSource{}, Total: 0}},
+			citedSourcesAnswer{Sources: []olap.CitedSource{}, Total: 0}},
 		{"empty window", "dateFrom=" + mf.date(-3) + "&dateTo=" + mf.date(-2),
-			citedSources{Sources: []olap.CitedSource{}, Total: 0}},
+			citedSourcesAnswer{Sources: []olap.CitedSource{}, Total: 0}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			mentionsSame(t, tt.query, mf.ok(t, "/cited-sources?"+tt.query), tt.want)
@@ -595,7 +595,7 @@ func TestCoOccurrence(t *testing.T) {
 	// (own 2, Rival 1: loss), p3 (own 1, Rival 3: win). Beta: p3 (own 1,
 	// Beta 2: win), p5 (own 2, Beta 1: loss). Zeta: the hand-written tie at
 	// D 16:00 (both 2). Delta: never. Examples are the latest shared answer.
-	window := coOccurrences{Competitors: []coOccurrenceRow{
+	window := coOccurrenceAnswer{Competitors: []coOccurrenceRow{
 		row(mf.beta, "Beta", 2, 1, 1, 0, 1.5, 1.5, p3, p3.CaptureID()),
 		never(mf.delta, "Delta"),
 		row(mf.rival, "Rival", 3, 2, 1, 0, 4.0/3, 2, p3, p3.CaptureID()),
@@ -604,7 +604,7 @@ func TestCoOccurrence(t *testing.T) {
 	if w := window.Competitors[2].WinRate; math.Abs(*w-66.66666666666667) > 1e-9 {
 		t.Fatalf("hand count: Rival win rate %v", *w)
 	}
-	chatgpt := coOccurrences{Competitors: []coOccurrenceRow{
+	chatgpt := coOccurrenceAnswer{Competitors: []coOccurrenceRow{
 		row(mf.beta, "Beta", 1, 0, 1, 0, 2, 1, mf.p5, mf.p5.CaptureID()),
 		never(mf.delta, "Delta"),
 		row(mf.rival, "Rival", 2, 1, 1, 0, 1.5, 1.5, mf.p1, mf.p1.CaptureID()),
@@ -612,7 +612,7 @@ func TestCoOccurrence(t *testing.T) {
 	}}
 	// p1 and p2 are passes of one run, captured at the same instant: either
 	// is the latest shared answer with Rival on chatgpt.
-	var served coOccurrences
+	var served coOccurrenceAnswer
 	if err := json.Unmarshal(mf.ok(t, "/competitors/co-occurrence?"+mf.window+"&engines=chatgpt"), &served); err != nil {
 		t.Fatal(err)
 	}
@@ -621,16 +621,16 @@ func TestCoOccurrence(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name, query string
-		want        coOccurrences
+		want        coOccurrenceAnswer
 	}{
 		{"window", mf.window, window},
 		{"one competitor", mf.window + "&competitorId=" + mf.rival.String(),
-			coOccurrences{Competitors: window.Competitors[2:3]}},
+			coOccurrenceAnswer{Competitors: window.Competitors[2:3]}},
 		{"a competitor never named with the own brand", mf.window + "&competitorId=" + mf.delta.String(),
-			coOccurrences{Competitors: window.Competitors[1:2]}},
+			coOccurrenceAnswer{Competitors: window.Competitors[1:2]}},
 		{"chatgpt", mf.window + "&engines=chatgpt", chatgpt},
 		{"countries", mf.window + "&countries=US", chatgpt},
-		{"empty window", "dateFrom=" + mf.date(-3) + "&dateTo=" + mf.date(-2), coOccurrences{Competitors: []coOccurrenceRow{
+		{"empty window", "dateFrom=" + mf.date(-3) + "&dateTo=" + mf.date(-2), coOccurrenceAnswer{Competitors: []coOccurrenceRow{
 			never(mf.beta, "Beta"), never(mf.delta, "Delta"), never(mf.rival, "Rival"), never(mf.zeta, "Zeta")}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -779,9 +779,9 @@ func TestMentionSamplesRollupAhead(t *testing.T) {
 		want  []olap.MentionSample
 	}{
 		{"&offset=6&limit=2", []olap.MentionSample{s(mf.p5, 1, false)}},
-		{"&offset=5&limit=1", byID(s(mf.p1, 0, false), s(mf.p1, 2, false), s(mf.p2, 1, false))[2:]},
+		{"&offset=5&limit=1", mentionsByID(s(mf.p1, 0, false), s(mf.p1, 2, false), s(mf.p2, 1, false))[2:]},
 		{"&offset=8&limit=1", []olap.MentionSample{}},
-		{"&offset=3&limit=3", append(byID(s(mf.p1, 0, false), s(mf.p1, 2, false), s(mf.p2, 1, false)),
+		{"&offset=3&limit=3", append(mentionsByID(s(mf.p1, 0, false), s(mf.p1, 2, false), s(mf.p2, 1, false)),
 			s(mf.p5, 1, false))[:3]},
 	} {
 		path := "/mentions?" + mf.window + tt.query
@@ -804,9 +804,9 @@ func TestMentionsFamilyAfterCascades(t *testing.T) {
 	}
 	// Own mentions without p4: p1, p2, p3, p5.
 	mentionsSame(t, "mix", mf.ok(t, "/mentions/mix?"+mf.window), olap.MentionMix{
-		ByType:      olap.MentionTypeCounts{Recommendation: 1, Listing: 1, Example: 1, Reference: 1},
-		ByTone:      olap.ToneCounts{Positive: 1, Neutral: 1, Negative: 2},
-		ByQualifier: olap.QualifierCounts{Direct: 3, Conditional: 1},
+		ByType:      olap.MentionMixTypes{Recommendation: 1, Listing: 1, Example: 1, Reference: 1},
+		ByTone:      olap.MentionMixTones{Positive: 1, Neutral: 1, Negative: 2},
+		ByQualifier: olap.MentionMixQualifiers{Direct: 3, Conditional: 1},
 		Total:       4,
 	})
 	mentionsSame(t, "samples", mf.ok(t, "/mentions?"+mf.window+"&sortBy=engine&limit=1&offset=3"), mentionSamples{
@@ -816,12 +816,12 @@ func TestMentionsFamilyAfterCascades(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mentionsSame(t, "sentiment", mentionsJSONBytes(t, sentiment{PerEngine: perEngine}), sentiment{
-		PerEngine: []olap.EngineSentiment{{Engine: sightline.EngineChatGPT, ToneFigures: tone(1, 1, 1)},
-			{Engine: sightline.EnginePerplexity, ToneFigures: tone(0, 0, 1)},
-			{Engine: sightline.EngineGoogleAIOverview, ToneFigures: tone(0, 0, 0)},
-			{Engine: sightline.EngineGoogleAIMode, ToneFigures: tone(0, 0, 0)}}})
-	if !reflect.DeepEqual(perCompetitor, []olap.ToneFigures{tone(0, 0, 0), tone(1, 1, 0)}) {
+	mentionsSame(t, "sentiment", mentionsJSONBytes(t, sentimentAnswer{PerEngine: perEngine}), sentimentAnswer{
+		PerEngine: []olap.EngineSentiment{{Engine: sightline.EngineChatGPT, SentimentFigures: mentionsTone(1, 1, 1)},
+			{Engine: sightline.EnginePerplexity, SentimentFigures: mentionsTone(0, 0, 1)},
+			{Engine: sightline.EngineGoogleAIOverview, SentimentFigures: mentionsTone(0, 0, 0)},
+			{Engine: sightline.EngineGoogleAIMode, SentimentFigures: mentionsTone(0, 0, 0)}}})
+	if !reflect.DeepEqual(perCompetitor, []olap.SentimentFigures{mentionsTone(0, 0, 0), mentionsTone(1, 1, 0)}) {
 		t.Fatalf("competitors after the cascade: %+v", perCompetitor)
 	}
 	pairs, err := mf.server.analytics.CoOccurrences(ctx, scope, []uuid.UUID{mf.rival})
@@ -832,7 +832,7 @@ func TestMentionsFamilyAfterCascades(t *testing.T) {
 		t.Fatalf("Rival still shares answers after its cascade: %+v", pairs[0])
 	}
 	// acme.com/ was cited in p4 only: acme.com keeps p1's citation.
-	var sources citedSources
+	var sources citedSourcesAnswer
 	if err := json.Unmarshal(mf.ok(t, "/cited-sources?"+mf.window), &sources); err != nil {
 		t.Fatal(err)
 	}

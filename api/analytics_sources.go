@@ -20,22 +20,22 @@ func (s *server) citedSourcesSchema() *openapi3.Schema {
 	source := s.component("CitedSource", object(props{
 		"domain": described(nullable(stringSchema()), "Host without www."),
 		"url":    described(nullable(stringSchema()), "The cited page; null when groupBy is domain."),
-		"citationCount": described(countSchema(),
+		"citationCount": described(mixCountSchema(),
 			"Times answers cite it (an answer citing two pages of a domain counts twice for the domain)."),
-		"distinctResponseCount": described(countSchema(), "Distinct AI answers citing it."),
-		"distinctQueryCount":    described(countSchema(), "Distinct tracked queries whose answers cite it."),
+		"distinctResponseCount": described(mixCountSchema(), "Distinct AI answers citing it."),
+		"distinctQueryCount":    described(mixCountSchema(), "Distinct tracked queries whose answers cite it."),
 		"avgPosition": described(nullable(openapi3.NewFloat64Schema().WithMin(1)),
 			"Mean 1-based position among the answer's cited sources."),
 		"sampleTitle": described(nullable(stringSchema()), "A title it was cited with; null when none had one."),
 	}, "domain", "url", "citationCount", "distinctResponseCount", "distinctQueryCount", "avgPosition", "sampleTitle"))
 	return s.component("CitedSources", object(props{
 		"sources": arrayOf(source),
-		"total":   described(countSchema(), "Domains or pages cited in the window, not the page size."),
+		"total":   described(mixCountSchema(), "Domains or pages cited in the window, not the page size."),
 	}, "sources", "total"))
 }
 
 // citedSources is the answer of GET /cited-sources.
-type citedSources struct {
+type citedSourcesAnswer struct {
 	Sources []olap.CitedSource `json:"sources"`
 	Total   int                `json:"total"`
 }
@@ -55,5 +55,5 @@ func (s *server) handleCitedSources(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return citedSources{Sources: sources, Total: total}, nil
+	return citedSourcesAnswer{Sources: sources, Total: total}, nil
 }

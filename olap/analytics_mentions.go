@@ -419,14 +419,14 @@ func narrowMentions(s Scope, f MentionFilter, buckets []mentionBucket) (mentionN
 // MentionMix is how the own brand is named in the window: every bucket of
 // each grouping is present, and each grouping sums to Total.
 type MentionMix struct {
-	ByType      MentionTypeCounts `json:"byType"`
-	ByTone      ToneCounts        `json:"byTone"`
-	ByQualifier QualifierCounts   `json:"byQualifier"`
-	Total       int64             `json:"total"`
+	ByType      MentionMixTypes      `json:"byType"`
+	ByTone      MentionMixTones      `json:"byTone"`
+	ByQualifier MentionMixQualifiers `json:"byQualifier"`
+	Total       int64                `json:"total"`
 }
 
-// MentionTypeCounts counts mentions per mention type.
-type MentionTypeCounts struct {
+// MentionMixTypes counts mentions per mention type.
+type MentionMixTypes struct {
 	Recommendation int64 `json:"recommendation"`
 	Comparison     int64 `json:"comparison"`
 	Listing        int64 `json:"listing"`
@@ -434,15 +434,15 @@ type MentionTypeCounts struct {
 	Reference      int64 `json:"reference"`
 }
 
-// ToneCounts counts mentions per tone.
-type ToneCounts struct {
+// MentionMixTones counts mentions per tone.
+type MentionMixTones struct {
 	Positive int64 `json:"positive"`
 	Neutral  int64 `json:"neutral"`
 	Negative int64 `json:"negative"`
 }
 
-// QualifierCounts counts mentions per qualifier.
-type QualifierCounts struct {
+// MentionMixQualifiers counts mentions per qualifier.
+type MentionMixQualifiers struct {
 	Direct      int64 `json:"direct"`
 	Conditional int64 `json:"conditional"`
 }
@@ -470,10 +470,10 @@ func (a *Analytics) MentionMix(ctx context.Context, s Scope) (MentionMix, error)
 	return m, nil
 }
 
-// ToneFigures are a brand's mentions by tone and its positivity index,
+// SentimentFigures are a brand's mentions by tone and its positivity index,
 // 100 x (positive + 0.5 x neutral) / mentions, with its interval; both nil
 // without mentions.
-type ToneFigures struct {
+type SentimentFigures struct {
 	Positive                int64     `json:"positive"`
 	Neutral                 int64     `json:"neutral"`
 	Negative                int64     `json:"negative"`
@@ -482,8 +482,8 @@ type ToneFigures struct {
 	PositivityIndexInterval *Interval `json:"positivityIndexInterval"`
 }
 
-func toneFigures(positive, neutral, negative, mentions int64) ToneFigures {
-	t := ToneFigures{Positive: positive, Neutral: neutral, Negative: negative, MentionCount: mentions}
+func sentimentFigures(positive, neutral, negative, mentions int64) SentimentFigures {
+	t := SentimentFigures{Positive: positive, Neutral: neutral, Negative: negative, MentionCount: mentions}
 	t.PositivityIndex, t.PositivityIndexInterval = Percent(float64(positive)+0.5*float64(neutral), mentions)
 	return t
 }
@@ -491,14 +491,14 @@ func toneFigures(positive, neutral, negative, mentions int64) ToneFigures {
 // EngineSentiment is the own brand's tone on one AI engine.
 type EngineSentiment struct {
 	Engine sightline.Engine `json:"engine"`
-	ToneFigures
+	SentimentFigures
 }
 
 // Sentiment is the tone of the own brand's mentions per AI engine in scope
 // (every AI engine the scope's engines allow, in the order of
 // sightline.Engines, with or without mentions) and of each of competitors'
 // mentions, in the order given, from one read of mentions_daily.
-func (a *Analytics) Sentiment(ctx context.Context, s Scope, competitors []uuid.UUID) ([]EngineSentiment, []ToneFigures, error) {
+func (a *Analytics) Sentiment(ctx context.Context, s Scope, competitors []uuid.UUID) ([]EngineSentiment, []SentimentFigures, error) {
 	type counts struct{ positive, neutral, negative, mentions int64 }
 	own := map[sightline.Engine]*counts{}
 	theirs := map[uuid.UUID]*counts{}
@@ -546,15 +546,15 @@ func (a *Analytics) Sentiment(ctx context.Context, s Scope, competitors []uuid.U
 			c = &counts{}
 		}
 		perEngine = append(perEngine, EngineSentiment{Engine: e,
-			ToneFigures: toneFigures(c.positive, c.neutral, c.negative, c.mentions)})
+			SentimentFigures: sentimentFigures(c.positive, c.neutral, c.negative, c.mentions)})
 	}
-	perCompetitor := make([]ToneFigures, len(competitors))
+	perCompetitor := make([]SentimentFigures, len(competitors))
 	for i, id := range competitors {
 		c := theirs[id]
 		if c == nil {
 			c = &counts{}
 		}
-		perCompetitor[i] = toneFigures(c.positive, c.neutral, c.negative, c.mentions)
+		perCompetitor[i] = sentimentFigures(c.positive, c.neutral, c.negative, c.mentions)
 	}
 	return perEngine, perCompetitor, nil
 }
