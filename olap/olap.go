@@ -26,6 +26,7 @@ func Options(url string) (*clickhouse.Options, error) {
 	if opts.DialTimeout == 0 {
 		opts.DialTimeout = 5 * time.Second
 	}
+	opts.TransportFunc = countReads // read_stats.go
 	return opts, nil
 }
 

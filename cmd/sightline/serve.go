@@ -40,6 +40,7 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		oltp.NewPoolCollector(pool), jobs.NewQueueCollector(pool))
+	registry.MustRegister(olap.ReadCollectors()...)
 
 	// One writer batches the captures of every check this process runs; it
 	// is closed after River stops, so the last passes are flushed.
