@@ -65,6 +65,7 @@ bench: migrate
 	benchmarks/scheduler.sh
 	go run ./benchmarks/ingest
 	go run ./benchmarks/extraction -n 5000
+	benchmarks/analytics.sh
 
 # fuzz runs each fuzz target in turn for FUZZTIME (about 15 minutes in all at
 # the default); the targets need no engines. New findings land in the
