@@ -14,7 +14,7 @@ export CLICKHOUSE_URL ?= $(LOCAL_CLICKHOUSE_URL)
 export SIGHTLINE_LISTEN ?= 127.0.0.1:8080
 
 BIN := .local/bin/sightline
-GO_SOURCES := $(shell find . -name '*.go' -not -path './.local/*') go.mod go.sum
+GO_SOURCES := $(shell find . -path ./.local -prune -o -name '*.go' -print) go.mod go.sum
 
 .PHONY: help
 help:
@@ -53,7 +53,7 @@ run: migrate
 
 .PHONY: test
 test: engines
-	@unformatted=$$(gofmt -l $$(find . -name '*.go' -not -path './.local/*')); \
+	@unformatted=$$(gofmt -l $$(find . -path ./.local -prune -o -name '*.go' -print)); \
 		if [ -n "$$unformatted" ]; then echo "not gofmt-formatted:" $$unformatted >&2; exit 1; fi
 	go vet ./...
 	go test -race -count=1 -timeout 15m ./...
