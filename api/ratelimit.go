@@ -33,7 +33,7 @@ var DefaultLimits = Limits{PerUser: 600, PerKey: 300, JobStartsPerOrg: 10, AuthF
 
 // rateLimiter enforces one quota over state in Postgres, so that the limit
 // holds across every API process sharing the database (see
-// oltp.TakeRateLimit for the sliding-window algorithm).
+// oltp.TakeRateLimit: an exact count over the last window).
 type rateLimiter struct {
 	pool   *pgxpool.Pool
 	scope  string // what the quota is per: user, key, organization

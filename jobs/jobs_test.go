@@ -27,9 +27,9 @@ func TestPruneWorkerDeletesOnlyExpiredState(t *testing.T) {
 		                                 response_status, expires_at)
 		VALUES ('0193a7e4-0000-7000-8000-000000000002', 'expired-key', 'POST', '/x', '\x00', 'completed', 200, now() - interval '1 minute'),
 		       ('0193a7e4-0000-7000-8000-000000000002', 'live-key', 'POST', '/x', '\x00', 'completed', 200, now() + interval '1 hour');
-		INSERT INTO rate_limit_buckets (bucket, window_start, previous_count, current_count)
-		VALUES ('idle', extract(epoch FROM now()) - 600, 0, 5),
-		       ('busy', extract(epoch FROM now()), 0, 5);`)
+		INSERT INTO rate_limit_logs (bucket, admitted)
+		VALUES ('idle', ARRAY[now() - interval '10 minutes', now() - interval '61 seconds']),
+		       ('busy', ARRAY[now() - interval '61 seconds', now() - interval '1 second']);`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestPruneWorkerDeletesOnlyExpiredState(t *testing.T) {
 	}
 	var keys, buckets string
 	pool.QueryRow(ctx, `SELECT string_agg(idempotency_key, ',') FROM idempotency_records`).Scan(&keys)
-	pool.QueryRow(ctx, `SELECT string_agg(bucket, ',') FROM rate_limit_buckets`).Scan(&buckets)
+	pool.QueryRow(ctx, `SELECT string_agg(bucket, ',') FROM rate_limit_logs`).Scan(&buckets)
 	if keys != "live-key" || buckets != "busy" {
 		t.Fatalf("left records %q and buckets %q, want live-key and busy", keys, buckets)
 	}

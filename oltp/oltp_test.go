@@ -149,21 +149,31 @@ func TestRateLimit(t *testing.T) {
 		t.Fatal("another bucket was limited")
 	}
 
-	t.Run("previous window still weighs", func(t *testing.T) {
-		// Move bucket a's counts one window back, as if a minute had passed.
-		if _, err := pool.Exec(ctx, `UPDATE rate_limit_buckets SET window_start = window_start - 60 WHERE bucket = 'a'`); err != nil {
-			t.Fatal(err)
-		}
-		// Early in the new window most of the previous 3 still count, so at
-		// most one request fits; never three more.
-		allowed := 0
-		for range 3 {
-			if ok, _ := take("a"); ok {
-				allowed++
+	t.Run("counts over the last window exactly", func(t *testing.T) {
+		// Age bucket a's 3 requests to 59 s: still inside the window, so
+		// the next one waits about the second that is left.
+		age := func(seconds int) {
+			t.Helper()
+			if _, err := pool.Exec(ctx, `UPDATE rate_limit_logs
+				SET admitted = ARRAY(SELECT x - make_interval(secs => $1) FROM unnest(admitted) AS x ORDER BY x)
+				WHERE bucket = 'a'`, seconds); err != nil {
+				t.Fatal(err)
 			}
 		}
-		if allowed == 3 {
-			t.Fatal("the previous window's requests were forgotten")
+		age(59)
+		ok, wait := take("a")
+		if ok || wait > 2*time.Second {
+			t.Fatalf("at 59 s: allowed=%v wait=%s, want refused with about 1 s to wait", ok, wait)
+		}
+		// At 61 s they have left the window: 3 more fit, and no fourth.
+		age(2)
+		for i := range 3 {
+			if ok, _ := take("a"); !ok {
+				t.Fatalf("request %d of the next window refused", i+1)
+			}
+		}
+		if ok, _ := take("a"); ok {
+			t.Fatal("a 4th request within the window was admitted")
 		}
 	})
 }

@@ -8,12 +8,12 @@ import (
 
 // TakeRateLimit admits one request into bucket unless that exceeds limit per
 // window, and otherwise says how long to wait. The state lives in Postgres,
-// so every API process sharing the database enforces the same limit; see
-// rate_limit_take in the schema for the sliding-window estimate it uses.
+// so every API process sharing the database enforces the same limit; the
+// count is exact over the last window (rate_limit_admit in the schema).
 func TakeRateLimit(ctx context.Context, db DBTX, bucket string, limit int, window time.Duration) (bool, time.Duration, error) {
 	var allowed bool
 	var retryAfter float64
-	err := db.QueryRow(ctx, `SELECT allowed, retry_after_seconds FROM rate_limit_take($1, $2, $3)`,
+	err := db.QueryRow(ctx, `SELECT allowed, retry_after_seconds FROM rate_limit_admit($1, $2, $3)`,
 		bucket, limit, int(window.Seconds())).Scan(&allowed, &retryAfter)
 	if err != nil {
 		return false, 0, fmt.Errorf("taking rate limit %s: %w", bucket, err)
@@ -21,10 +21,11 @@ func TakeRateLimit(ctx context.Context, db DBTX, bucket string, limit int, windo
 	return allowed, time.Duration(retryAfter * float64(time.Second)), nil
 }
 
-// DeleteIdleRateLimits removes buckets untouched for two windows: their
-// counts no longer weigh on any decision.
+// DeleteIdleRateLimits removes buckets whose last admitted request left the
+// window: they no longer weigh on any decision.
 func DeleteIdleRateLimits(ctx context.Context, db DBTX, window time.Duration) (int64, error) {
-	tag, err := db.Exec(ctx, `DELETE FROM rate_limit_buckets WHERE window_start < extract(epoch FROM now()) - 2 * $1::double precision`,
+	tag, err := db.Exec(ctx, `DELETE FROM rate_limit_logs
+		WHERE coalesce(admitted[cardinality(admitted)], '-infinity') <= now() - make_interval(secs => $1)`,
 		window.Seconds())
 	if err != nil {
 		return 0, fmt.Errorf("deleting idle rate limits: %w", err)
