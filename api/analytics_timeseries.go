@@ -153,7 +153,8 @@ func (s *server) timeseriesSchema() *openapi3.Schema {
 	return s.component("Timeseries", object(props{
 		"points": described(arrayOf(s.component("TimeseriesPoint",
 			object(point, append([]string{"date"}, append(required, "competitors")...)...))),
-			"One per bucket of the window, in date order; empty for a project with no tracked query."),
+			"One per bucket of the window up to today (UTC; days yet to come have none), in date order; empty "+
+				"for a project with no tracked query."),
 		"dataDirtySince": dataDirtySinceSchema(),
 	}, "points", "dataDirtySince"))
 }
@@ -208,6 +209,11 @@ func (s *server) timeseriesQuery(r *request, p *oltp.ProjectScope) (olap.Timeser
 		return olap.TimeseriesQuery{}, err
 	}
 	q := olap.TimeseriesQuery{Scope: scope, Granularity: olap.Granularity(r.query.string("granularity"))}
+	// Days yet to come have no point: a window reaching past today ends
+	// today, so a far dateTo cannot ask for millions of empty buckets.
+	if today := time.Now().UTC().Truncate(24 * time.Hour); q.To.After(today) {
+		q.To = today
+	}
 	if r.query.has("competitorIds") {
 		q.CompetitorIDs = uuidsOf(r.query.strings("competitorIds"))
 		unknown, err := oltp.UnknownCompetitors(r.Context(), s.pool, p.ID, q.CompetitorIDs)

@@ -476,6 +476,10 @@ func TestTimeseriesBuckets(t *testing.T) {
 		{"monthly, one day", months, endM1, endM1, "granularity=monthly", []tsPoint{at(endM1, 3, 1)}},
 		{"daily across a month boundary", months, endM1.AddDate(0, 0, -1), m2.AddDate(0, 0, 1), "granularity=daily",
 			[]tsPoint{empty(endM1.AddDate(0, 0, -1)), at(endM1, 3, 1), at(m2, 4, 1), empty(m2.AddDate(0, 0, 1))}},
+		{"a window past today ends today", weeks, tsToday().AddDate(0, 0, -1), time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC),
+			"", []tsPoint{empty(tsToday().AddDate(0, 0, -1)), empty(tsToday())}},
+		{"a window yet to come has no point", weeks, tsToday().AddDate(0, 0, 1), tsToday().AddDate(0, 0, 9),
+			"granularity=weekly", nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tsCheck(t, tf.series(tf.path("/timeseries"+tsWindow(tt.from, tt.to, tt.query), tt.project)).Points, tt.want)
