@@ -420,7 +420,7 @@ func (w *ProposalWorker) discoverBrands(ctx context.Context, pj *oltp.ProposalJo
 	}
 	for _, m := range mentions {
 		s.Mentions = append(s.Mentions, proposal.MentionSignal{Name: m.Name, Answers: m.Answers, Weight: m.Weight,
-			PositionSum: m.PositionSum})
+			PositionSum: m.PositionSum, BrandAnswers: m.BrandAnswers, BrandWeight: m.BrandWeight})
 	}
 	search, err := w.Discovery.UntrackedSearchDomains(ctx, f)
 	if err != nil {
@@ -469,9 +469,18 @@ func (w *ProposalWorker) discoverKeywords(ctx context.Context, pj *oltp.Proposal
 	if err != nil {
 		return nil, stage("The project's captures could not be read", err)
 	}
+	// The brands the answers name are cut out of the pages' phrases.
+	mentions, err := w.Discovery.UntrackedMentions(ctx, f)
+	if err != nil {
+		return nil, stage("The project's captures could not be read", err)
+	}
+	others := make([]string, len(mentions))
+	for i, m := range mentions {
+		others[i] = m.Name
+	}
 	keywords := proposal.DiscoverKeywords(proposal.KeywordRequest{
 		Input: in.Input, Language: in.Language, Pages: pages, Tracked: tracked, Exclude: in.ExcludeQueries,
-		OwnNames: own, CompetitorNames: competitors, NormalizeFunc: oltp.NormalizeQueryText,
+		OwnNames: own, CompetitorNames: competitors, OtherBrandNames: others, NormalizeFunc: oltp.NormalizeQueryText,
 	})
 	return &KeywordDiscoveryResult{Keywords: keywords, CapturesFrom: sightline.Timestamp{Time: f.Since}}, nil
 }

@@ -44,12 +44,16 @@ func (f DiscoveryFilter) where() (string, []any) {
 
 // BrandMention is an untracked brand the project's answers name: its
 // spelling (the least of those equal but for case), the answers naming it,
-// the sum of 1/sqrt(position) and the sum of positions over them.
+// the sum of 1/sqrt(position) and the sum of positions over them, and the
+// answers naming it as a brand (every mention type but reference) with
+// their sum of 1/sqrt(position).
 type BrandMention struct {
-	Name        string
-	Answers     int
-	Weight      float64
-	PositionSum float64
+	Name         string
+	Answers      int
+	Weight       float64
+	PositionSum  float64
+	BrandAnswers int
+	BrandWeight  float64
 }
 
 // UntrackedMentions returns the brands the project's answers name that
@@ -58,7 +62,8 @@ func (d Discovery) UntrackedMentions(ctx context.Context, f DiscoveryFilter) ([]
 	where, args := f.where()
 	rows, err := d.Conn.Query(ctx, `
 		SELECT min(brand_name) AS name, count() AS answers, sum(1 / sqrt(position)) AS weight,
-		       sum(position) AS position_sum
+		       sum(position) AS position_sum, countIf(mention_type != 'reference') AS brand_answers,
+		       sumIf(1 / sqrt(position), mention_type != 'reference') AS brand_weight
 		FROM mentions FINAL
 		WHERE `+where+` AND relation = 'untracked-competitor'
 		GROUP BY lower(brand_name)
@@ -71,13 +76,13 @@ func (d Discovery) UntrackedMentions(ctx context.Context, f DiscoveryFilter) ([]
 	var out []BrandMention
 	for rows.Next() {
 		var (
-			m               BrandMention
-			answers, posSum uint64
+			m                             BrandMention
+			answers, posSum, brandAnswers uint64
 		)
-		if err := rows.Scan(&m.Name, &answers, &m.Weight, &posSum); err != nil {
+		if err := rows.Scan(&m.Name, &answers, &m.Weight, &posSum, &brandAnswers, &m.BrandWeight); err != nil {
 			return nil, fmt.Errorf("reading untracked mentions: %w", err)
 		}
-		m.Answers, m.PositionSum = int(answers), float64(posSum)
+		m.Answers, m.PositionSum, m.BrandAnswers = int(answers), float64(posSum), int(brandAnswers)
 		out = append(out, m)
 	}
 	if err := rows.Err(); err != nil {

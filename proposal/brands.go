@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Brand discovery (spec 4.8): competitors proposed from what the
@@ -16,10 +18,21 @@ import (
 //     shopping pages) that belong to no tracked brand.
 //
 // A name and a domain are one brand when the domain's name part spells the
-// name ("Blue Fox" and bluefox.com, "Globex Corp" and globex.io). Each
-// brand scores how often and how prominently it appears: every answer
-// naming it adds 1/sqrt(its position among the brands named), every
-// search result 0.6/sqrt(rank), every shopping offer 0.4/sqrt(rank).
+// name, with or without its suffix words, accents or a get/try prefix
+// ("Blue Fox" and bluefox.com, "Globex Corp" and globex.io, "Crème
+// Digital" and cremedigital.com, "D'Arcy & Co" and darcyandco.com). The
+// domains come from search results, shopping offers and the answers'
+// citations. Each brand scores how often and how prominently it appears:
+// every answer naming it as a brand (a recommendation, comparison, list
+// item, table row or example) adds 1/sqrt(its position among the brands
+// named), every answer naming it only in passing (a reference: "X's
+// benchmark report found", "according to X") a quarter of that, every
+// search result 0.6/sqrt(rank), every shopping offer 0.4/sqrt(rank). A name
+// that answers only refer to, and that no search result or offer shows, is
+// a publisher or an author rather than a competitor and is left out. A
+// brand whose domain none of the captures shows is still proposed, with
+// websiteDomains empty: a competitor needs at least one domain, so the
+// caller adds it before creating one.
 // Review sites, marketplaces, social networks and media are not brands and
 // are left out, as is anything the project already tracks: the own brand
 // and the tracked competitors, by name or by domain (subdomains included).
@@ -30,6 +43,10 @@ type MentionSignal struct {
 	// Answers naming it, and the sum over them of 1/sqrt(position).
 	Answers int
 	Weight  float64
+	// BrandAnswers and BrandWeight count the answers naming it as a brand:
+	// every mention type but reference.
+	BrandAnswers int
+	BrandWeight  float64
 	// PositionSum is the sum of its positions, for the average.
 	PositionSum float64
 }
@@ -85,10 +102,12 @@ type DiscoveredBrand struct {
 // MaxDiscoveredBrands bounds one brand discovery's proposals.
 const MaxDiscoveredBrands = 25
 
-// Weights of search results and shopping offers against an answer's mention.
+// Weights of search results, shopping offers and mentions in passing
+// against an answer's mention as a brand.
 const (
-	searchWeight   = 0.6
-	shoppingWeight = 0.4
+	searchWeight    = 0.6
+	shoppingWeight  = 0.4
+	referenceWeight = 0.25
 )
 
 // DiscoverBrands ranks the brands the signals show, best first.
@@ -98,12 +117,16 @@ func DiscoverBrands(s BrandSignals, tracked TrackedBrands) []DiscoveredBrand {
 		DiscoveredBrand
 		names       map[string]string // folded -> spelling
 		nameHits    int
+		asBrand     int // answers naming it as a brand
 		label       string
 		domains     map[string]int // domain -> weight rank
 		positionSum float64
 	}
 	byKey := map[string]*candidate{}
 	var keys []string
+	// alias leads each spelling a domain label may have to the key of
+	// the name it spells.
+	alias := map[string]string{}
 	get := func(key string) *candidate {
 		c, ok := byKey[key]
 		if !ok {
@@ -120,9 +143,15 @@ func DiscoverBrands(s BrandSignals, tracked TrackedBrands) []DiscoveredBrand {
 			continue
 		}
 		c := get(key)
+		for _, a := range nameKeys(name) {
+			if _, ok := alias[a]; !ok {
+				alias[a] = key
+			}
+		}
 		c.MentionCount += m.Answers
+		c.asBrand += m.BrandAnswers
 		c.positionSum += m.PositionSum
-		c.Score += m.Weight
+		c.Score += m.BrandWeight + referenceWeight*(m.Weight-m.BrandWeight)
 		if _, ok := c.names[foldName(name)]; !ok {
 			c.names[foldName(name)] = name
 		}
@@ -135,7 +164,7 @@ func DiscoverBrands(s BrandSignals, tracked TrackedBrands) []DiscoveredBrand {
 		if domain == "" || notBrandHost(domain) || isTracked("", domain) {
 			return
 		}
-		key := DomainLabel(domain)
+		key := domainKey(domain, alias)
 		if key == "" {
 			return
 		}
@@ -175,7 +204,7 @@ func DiscoverBrands(s BrandSignals, tracked TrackedBrands) []DiscoveredBrand {
 	out := []DiscoveredBrand{}
 	for _, key := range keys {
 		c := byKey[key]
-		if c.Score <= 0 {
+		if c.Score <= 0 || (c.asBrand == 0 && c.SearchResultCount == 0 && c.ShoppingOfferCount == 0) {
 			continue
 		}
 		if c.Name == "" {
@@ -319,4 +348,63 @@ func TitleLabel(title string) string {
 		return ""
 	}
 	return label
+}
+
+// nameKeys are the spellings a domain label may give a brand name: its
+// letters and digits, with and without suffix words, accents and "&"
+// ("and" or nothing).
+func nameKeys(name string) []string {
+	var out []string
+	for _, n := range []string{name, stripSuffixes(name)} {
+		folded := foldAccents(n)
+		for _, v := range []string{n, folded, strings.ReplaceAll(folded, "&", " and ")} {
+			if k := compact(v); k != "" && !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// domainKey is the key of the brand a domain belongs to: the name its
+// label spells, also without a get/try prefix or a product suffix
+// ("getacme.com", "acmecrm.com"), else the label itself.
+func domainKey(domain string, alias map[string]string) string {
+	label := compact(DomainLabel(domain))
+	if label == "" {
+		return ""
+	}
+	variants := []string{label}
+	for _, p := range domainPrefixes {
+		if rest, ok := strings.CutPrefix(label, p); ok && len(rest) >= 3 {
+			variants = append(variants, rest)
+		}
+	}
+	for _, sfx := range domainSuffixes {
+		if rest, ok := strings.CutSuffix(label, sfx.label); ok && len(rest) >= 3 {
+			variants = append(variants, rest)
+		}
+	}
+	for _, v := range variants {
+		if key, ok := alias[v]; ok {
+			return key
+		}
+	}
+	return label
+}
+
+// letterFolds are the letters that decomposition leaves as they are.
+var letterFolds = strings.NewReplacer("ø", "o", "Ø", "O", "æ", "ae", "Æ", "AE", "œ", "oe", "Œ", "OE", "ß", "ss",
+	"ł", "l", "Ł", "L", "đ", "d", "Đ", "D", "þ", "th")
+
+// foldAccents writes s without diacritics, as domains spell names
+// ("Crème" -> "Creme", "Sølune" -> "Solune").
+func foldAccents(s string) string {
+	var b strings.Builder
+	for _, r := range norm.NFD.String(letterFolds.Replace(s)) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

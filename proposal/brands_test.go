@@ -9,11 +9,16 @@ func TestDiscoverBrands(t *testing.T) {
 	t.Parallel()
 	signals := BrandSignals{
 		Mentions: []MentionSignal{
-			{Name: "Blue Fox", Answers: 6, Weight: 4.5, PositionSum: 12},
-			{Name: "Globex", Answers: 9, Weight: 9, PositionSum: 9},  // tracked competitor
-			{Name: "Acme", Answers: 10, Weight: 10, PositionSum: 10}, // own brand
-			{Name: "Zenora", Answers: 1, Weight: 0.5, PositionSum: 4},
-			{Name: "blue fox", Answers: 1, Weight: 0.4, PositionSum: 6},
+			{Name: "Blue Fox", Answers: 6, Weight: 4.5, PositionSum: 12, BrandAnswers: 6, BrandWeight: 4.5},
+			{Name: "Globex", Answers: 9, Weight: 9, PositionSum: 9, BrandAnswers: 9, BrandWeight: 9},    // tracked competitor
+			{Name: "Acme", Answers: 10, Weight: 10, PositionSum: 10, BrandAnswers: 10, BrandWeight: 10}, // own brand
+			{Name: "Zenora", Answers: 1, Weight: 0.5, PositionSum: 4, BrandAnswers: 1, BrandWeight: 0.5},
+			{Name: "blue fox", Answers: 1, Weight: 0.4, PositionSum: 6, BrandAnswers: 1, BrandWeight: 0.4},
+			// Named only as a source ("Stream's guide", "according to
+			// Lumière"): a publisher, not a competitor.
+			{Name: "Stream", Answers: 8, Weight: 6, PositionSum: 10},
+			// A brand whose domain spells its name without accents or suffix.
+			{Name: "Crème Digital Group", Answers: 2, Weight: 1, PositionSum: 4, BrandAnswers: 2, BrandWeight: 1},
 		},
 		Search: []DomainSignal{
 			{Domain: "bluefox.com", Items: 4, Weight: 2, BestRank: 2, Label: "Blue Fox"},
@@ -23,7 +28,8 @@ func TestDiscoverBrands(t *testing.T) {
 			{Domain: "globex.co.uk", Items: 3, Weight: 3, BestRank: 1},
 		},
 		Shopping: []DomainSignal{{Domain: "shop.initech.io", Items: 2, Weight: 1, BestRank: 3, Label: "Initech Store"}},
-		Cited:    []DomainSignal{{Domain: "zenora.com", Items: 2}},
+		Cited: []DomainSignal{{Domain: "zenora.com", Items: 2}, {Domain: "stream.io", Items: 8},
+			{Domain: "cremedigital.com", Items: 1}},
 	}
 	got := DiscoverBrands(signals, TrackedBrands{
 		Names: []string{"Acme", "Globex Corp"}, Domains: []string{"acme.com", "globex.com"},
@@ -32,7 +38,7 @@ func TestDiscoverBrands(t *testing.T) {
 	for _, b := range got {
 		names = append(names, b.Name)
 	}
-	if want := []string{"Blue Fox", "Initech", "Zenora"}; !reflect.DeepEqual(names, want) {
+	if want := []string{"Blue Fox", "Initech", "Crème Digital Group", "Zenora"}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("brands %q, want %q", names, want)
 	}
 	fox := got[0]
@@ -48,8 +54,11 @@ func TestDiscoverBrands(t *testing.T) {
 		!reflect.DeepEqual(initech.WebsiteDomains, []string{"initech.io"}) {
 		t.Errorf("Initech: %+v", initech)
 	}
-	if !reflect.DeepEqual(got[2].WebsiteDomains, []string{"zenora.com"}) {
-		t.Errorf("Zenora's site from citations: %+v", got[2])
+	if !reflect.DeepEqual(got[3].WebsiteDomains, []string{"zenora.com"}) {
+		t.Errorf("Zenora's site from citations: %+v", got[3])
+	}
+	if !reflect.DeepEqual(got[2].WebsiteDomains, []string{"cremedigital.com"}) {
+		t.Errorf("Crème Digital Group's site from citations: %+v", got[2])
 	}
 	if len(DiscoverBrands(BrandSignals{}, TrackedBrands{})) != 0 {
 		t.Error("brands from no captures")
