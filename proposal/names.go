@@ -55,13 +55,21 @@ func SuggestBrandNames(name string, domains, entered []string, country string) [
 	}
 	add(name, "name")
 	seen[foldName(name)] = true // also when entered: no variant of it by case
+	// Every variant is of the name without a leading article: answers
+	// write "Coca-Cola", never "TheCocaCola" or "The Coca-Cola Inc.".
+	if bare := stripArticle(name); bare != name {
+		name = bare
+		add(name, "suffix")
+	}
 
-	// Spacing.
-	if strings.ContainsAny(name, "-_") {
+	// Spacing, never gluing a domain to a word ("monday.com WorkOS").
+	switch {
+	case strings.Contains(name, "."):
+	case strings.ContainsAny(name, "-_"):
 		spaced := strings.Join(strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == ' ' }), " ")
 		add(spaced, "spacing")
 		add(strings.ReplaceAll(spaced, " ", ""), "spacing")
-	} else if strings.Contains(name, " ") {
+	case strings.Contains(name, " "):
 		add(strings.ReplaceAll(name, " ", ""), "spacing")
 		if len(strings.Fields(name)) == 2 {
 			add(strings.ReplaceAll(name, " ", "-"), "spacing")
@@ -94,6 +102,19 @@ func SuggestBrandNames(name string, domains, entered []string, country string) [
 		}
 	}
 	return out
+}
+
+// articles are the leading words a brand's name drops in running text.
+var articles = setOf(`the a an die der das le la les el los las il lo`)
+
+// stripArticle removes a leading article ("The Coca-Cola Company" ->
+// "Coca-Cola Company"), keeping at least one word.
+func stripArticle(name string) string {
+	words := strings.Fields(name)
+	if len(words) > 1 && articles[strings.ToLower(words[0])] {
+		return strings.Join(words[1:], " ")
+	}
+	return name
 }
 
 // foldName is the key names are compared by: case folded, spaces collapsed.

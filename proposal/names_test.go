@@ -2,7 +2,9 @@ package proposal
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestSuggestBrandNames(t *testing.T) {
@@ -31,11 +33,34 @@ func TestSuggestBrandNames(t *testing.T) {
 			[]string{"Blue-Fox Labs", "Blue Fox Labs", "BlueFoxLabs", "Blue-Fox", "Blue-Fox GmbH", "bluefoxlabs.com"}},
 		{"Initech", []string{"initech-software.de"}, nil, "",
 			[]string{"Initech", "initech-software.de", "Initech Software", "InitechSoftware"}},
+		{"The Coca-Cola Company", []string{"coca-cola.com"}, nil, "US",
+			[]string{"The Coca-Cola Company", "Coca-Cola Company", "Coca Cola Company", "CocaColaCompany", "Coca-Cola",
+				"Coca-Cola Inc.", "coca-cola.com", "CocaCola"}},
+		{"monday.com WorkOS", []string{"monday.com"}, nil, "",
+			[]string{"monday.com WorkOS", "monday.com Work OS", "monday.com", "Monday"}},
 	}
 	for _, c := range cases {
 		got := names(SuggestBrandNames(c.name, c.domains, c.entered, c.country))
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s %v: got %q, want %q", c.name, c.domains, got, c.want)
+		}
+	}
+}
+
+// TestSuggestBrandNamesShapes checks properties every suggestion has,
+// whatever the name: no leading article once the name has one, and no
+// word glued to a domain.
+func TestSuggestBrandNamesShapes(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"The Coca-Cola Company", "The Home Depot", "monday.com WorkOS", "A Cloud Guru Ltd"} {
+		for _, s := range SuggestBrandNames(name, []string{"example.com"}, nil, "US") {
+			if s.Reason != "name" && articles[strings.ToLower(strings.Fields(s.Name)[0])] {
+				t.Errorf("%q: %q keeps the article", name, s.Name)
+			}
+			if s.Reason != "name" && s.Reason != "domain" && strings.Contains(s.Name, ".") && !strings.Contains(s.Name, " ") &&
+				strings.ContainsFunc(s.Name, unicode.IsUpper) {
+				t.Errorf("%q: %q glues a domain to a word", name, s.Name)
+			}
 		}
 	}
 }
