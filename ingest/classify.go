@@ -71,25 +71,12 @@ func (e *extraction) view(ui int) *sentenceView {
 		case t.punct && t.w == "-" && i > 0 && toks[i-1].end < t.start:
 			boundary = true
 		case !t.punct && i > 0:
-			switch t.w {
-			case "but", "yet", "however":
-				boundary, kind = true, 'b'
-			case "though", "although":
-				boundary, kind = true, 't'
-			case "while", "whereas":
-				boundary, kind = true, 'w'
-			}
+			kind = clauseKind(t.w)
+			boundary = kind != 0
 		}
 		if boundary {
 			if kind == 0 && i+1 < len(toks) {
-				switch toks[i+1].w {
-				case "but", "yet", "however":
-					kind = 'b'
-				case "though", "although":
-					kind = 't'
-				case "while", "whereas":
-					kind = 'w'
-				}
+				kind = clauseKind(toks[i+1].w)
 			}
 			c++
 			v.kind = append(v.kind, kind)
@@ -98,6 +85,20 @@ func (e *extraction) view(ui int) *sentenceView {
 	}
 	e.views[ui] = v
 	return v
+}
+
+// clauseKind is the kind of clause a word opens: 'b' after but, 't' after
+// though, 'w' after while, 0 for any other word.
+func clauseKind(w string) byte {
+	switch {
+	case butWords[w]:
+		return 'b'
+	case thoughWords[w]:
+		return 't'
+	case w == "while" || w == "whereas":
+		return 'w'
+	}
+	return 0
 }
 
 // enumerationComma reports whether the comma at i separates brands of an

@@ -196,6 +196,21 @@ func (e *extraction) leadInTone(l line) int {
 		return 0
 	}
 	il := e.d.lines[intro]
+	if score := e.lineTone(il); score != 0 {
+		return score
+	}
+	if il.kind == lineItem && il.intro >= 0 {
+		return e.leadInTone(il)
+	}
+	// "## Best browsers for privacy" over a plain "These block trackers:".
+	if intro != l.heading && l.heading >= 0 {
+		return e.lineTone(e.d.lines[l.heading])
+	}
+	return 0
+}
+
+// lineTone is the stance of a lead-in or heading's evaluative words.
+func (e *extraction) lineTone(il line) int {
 	toks := tokenize(e.d.text, il.start, il.end)
 	score := 0
 	for i, t := range toks {
@@ -203,9 +218,6 @@ func (e *extraction) leadInTone(l line) int {
 			continue
 		}
 		score += polarity(toks, i)
-	}
-	if score == 0 && il.kind == lineItem && il.intro >= 0 {
-		return e.leadInTone(il)
 	}
 	return sign(score)
 }

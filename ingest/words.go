@@ -228,7 +228,11 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	helpful friendly convenient elegant clean beloved favored favoured advantage advantages benefit benefits
 	strength strengths easier well-designed well-suited modern secure lightweight sleek best-reviewed best-rated top-reviewed accurate complete comfortable stronger
 	pocketable silent quiet stunning friendliest cheapest roomiest fastest-charging riesige riesig günstig günstige
-	günstigen gute großartig excelente excelentes buena bueno buenos fiable rápido meilleur pratique`)
+	günstigen gute großartig excelente excelentes buena bueno buenos fiable rápido meilleur pratique
+	worth safer sturdier gentler kinder engaging well-made durable sharper roomy tasty saporita ottima
+	ottimo ottime migliore migliori consigliate consigliati consigliata consigliato handig geprezen populair
+	populaire valoradas valorados valorada mejor melhor melhores recomendado recomendada idéal idéale
+	excellente fiables fiable praktisch empfehlenswert beliebt beliebte beliebten`)
 
 var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
 	complaints hikes hike upselling outages outage caps heavy louder icier firmer pricier noisy noisier
@@ -239,7 +243,11 @@ var negativeWords = wordSet(`breach breached stolen flagged warning warnings sag
 	criticized criticised cumbersome restrictive inferior mediocre underwhelming avoid fails failed fail failing
 	broken glitchy bloated overkill lags lag laggy unintuitive clumsy rigid unstable insecure unresponsive
 	pricier costlier harder awkward annoying subpar sluggish inconsistent unhelpful tedious overwhelming messy
-	risky controversial concern concerns lacks lack struggles struggle problematic struggled struggling lost loses devalued devaluation devaluations worsened deteriorated`)
+	risky controversial concern concerns lacks lack struggles struggle problematic struggled struggling lost loses devalued devaluation devaluations worsened deteriorated
+	breaks dents dented discontinued faint flimsy irritation lawsuit lawsuits lawsuits useless wobbly
+	gritty upsells unjustifiable overrated slippery brittle irrégulière irrégulier irrégulièrement
+	cher chère wisselend duur slecht reclamações reclamação instabilidade reclamaciones caro cara
+	scarso scarsa deludente teuer schlecht unzuverlässig`)
 
 var abbreviations = wordSet(`e.g i.e vs v mr mrs ms dr prof sr jr st inc ltd co corp no nos approx fig ca cf al
 	u.s u.k e.u a.m p.m dept est ft mt vol pp jan feb mar apr jun jul aug sep sept oct nov dec`)
@@ -317,7 +325,8 @@ var labelWords = wordSet(`price prices pricing verdict bottom line pros cons pro
 	summary overview tip tips note notes warning caveat quick answer short answer tl;dr tldr key takeaways
 	takeaway recommendation recommendations alternatives alternative option options premium mid-range
 	budget winner runner-up honorable mention features feature ideal for why who it's for drawback
-	drawbacks strengths weaknesses battery display range model brand tool app host pos feature criteria top best key quick bottom main other more also best-for good great`)
+	drawbacks strengths weaknesses battery display range model brand tool app host pos feature criteria top best key quick bottom main other more also best-for good great
+	downside downsides upside upsides catch catches cost installation verdict`)
 
 // weekdayTimeWords follow or precede a weekday used as a day ("Friday
 // afternoon", "by Friday", "Black Friday").
@@ -401,3 +410,9 @@ var geographicWords = wordSet(`peninsula island islands mountain mountains lake 
 // notAdvice are the words before "pick" or "choice" that do not advise
 // it ("the worst choice", "the last option").
 var notAdvice = wordSet(`worst last wrong only final weakest poorest riskiest`)
+
+// Clause words: "but" and "though" of English and the other languages
+// answers come in ("pero", "mais", "aunque").
+var butWords = wordSet(`but yet however pero mais mas porém porem ma maar aber`)
+
+var thoughWords = wordSet(`though although aunque embora obwohl hoewel`)
