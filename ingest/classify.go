@@ -223,6 +223,7 @@ func (e *extraction) optionLine(ui, k int) bool {
 func (e *extraction) recommends(v *sentenceView, k int) bool {
 	toks := v.toks
 	c := v.clause[k]
+	brand := v.brandAt[k]
 	applies := func(i int) bool {
 		ci := v.clause[i]
 		switch {
@@ -245,7 +246,7 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 	}
 	lead := e.optionLine(v.unit, k)
 	for i := range toks {
-		if recommendationCue(toks, i) && (applies(i) || lead && !v.clauseHasBrandOtherThan(v.clause[i], -1, k)) {
+		if recommendationCue(toks, i) && (applies(i) || lead && !v.clauseHasBrandOtherThan(v.clause[i], brand, k)) {
 			return true
 		}
 	}
@@ -290,7 +291,9 @@ func recommendationCue(toks []token, i int) bool {
 	switch {
 	case w == "":
 		return false
-	case strings.HasPrefix(w, "recommend"), strings.HasPrefix(w, "suggest"):
+	case strings.HasPrefix(w, "recommend"), strings.HasPrefix(w, "suggest"), strings.HasPrefix(w, "recommand"),
+		strings.HasPrefix(w, "recomiend"), strings.HasPrefix(w, "recomend"), strings.HasPrefix(w, "raccomand"),
+		strings.HasPrefix(w, "consiglia"), strings.HasPrefix(w, "empfehl"), strings.HasPrefix(w, "empfiehlt"), strings.HasPrefix(w, "aanbev"):
 		return !negated(toks, i) && word(toks, i+1) != "against" && word(toks, i+1) != "that"
 	}
 	switch w {
@@ -383,6 +386,12 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			if j < len(toks) && !toks[j].punct && capitalised(e.d.text[toks[j].start:toks[j].end]) && (v.clause[i] == c || v.firstBrand() == k) && earlier {
 				return true
 			}
+		case "as":
+			// "twice as much per serving as Optimum Nutrition"
+			if j := i + 1; others && j < len(toks) && (v.brandAt[j] >= 0 || word(toks, j) == "the" && j+1 < len(toks) && v.brandAt[j+1] >= 0) &&
+				asBefore(toks, i) && (v.clause[i] == c || v.firstBrand() == k) {
+				return true
+			}
 		case "compare", "comparing", "between":
 			if others && i < k {
 				return true
@@ -411,6 +420,17 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 	}
 	for i := range toks {
 		if (v.clause[i] == c || v.clause[i] > c && !v.clauseHasBrand(v.clause[i]) && v.kind[v.clause[i]] != 'w') && predicateComparative(toks, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// asBefore reports whether an "as" opens the comparison the "as" at i
+// closes ("as much … as").
+func asBefore(toks []token, i int) bool {
+	for j := i - 1; j >= 0 && i-j <= 8 && !toks[j].punct; j-- {
+		if toks[j].w == "as" {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -92,8 +93,8 @@ func (e *extraction) companyName(p phrase) string {
 	}
 	ts = ts[:n]
 	first := 1
-	if len(ts) > 1 && (ts[0].w == "la" || ts[0].w == "le" || ts[0].w == "el" || ts[0].w == "los") {
-		first = 2 // "La Roche-Posay"
+	if len(ts) > 1 && nameArticles[ts[0].w] {
+		first = 2 // "La Roche-Posay", "Das Keyboard"
 	}
 	if len(ts) > first {
 		head, second := ts[first-1], ts[first]
@@ -111,6 +112,13 @@ func (e *extraction) companyName(p phrase) string {
 			ts = ts[:first] // "Honeywell Home T9"
 		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:
 		case isCommonWord(head.w):
+		case e.writtenAlone(text(head), second.w):
+			ts = ts[:first] // "Zoho Sign" beside "Zoho's other apps"
+		case len(ts) == 2 && !model && e.label(p):
+			// "**Topo Chico:**", "**Hello Bello** –": a label of two words
+			// and no model is the brand's whole name.
+		case len(ts) == 2 && isCommonWord(second.w) && strings.HasSuffix(second.w, "s") && !productWords[second.w]:
+			// "Vivid Seats", "Healthy Paws": a plural noun names the company.
 		case productWords[second.w], len(rest) >= 2, !isCommonWord(second.w), ordinaryWords(rest) && !e.leadPhrase(p):
 			// "Amazon Fire" and "Apple Notes" are products of their maker
 			// "Kia Ceed Sportswagon", "CeraVe Moisturizing Cream", "Nike Pegasus"
@@ -119,7 +127,57 @@ func (e *extraction) companyName(p phrase) string {
 			ts = ts[:first]
 		}
 	}
-	return string(d.text[ts[0].start:ts[len(ts)-1].end])
+	end := ts[len(ts)-1].end
+	if last := len(ts) - 1; p.from+last == p.to-1 && ts[last].poss && ownsNothing(toks, p.to) {
+		end = possessiveEnd(d.text, end) // "Schmidt's:", "Kiehl's is": the possessive is the name's
+	}
+	name := string(d.text[ts[0].start:end])
+	if maker, ok := productMakers[strings.ToLower(name)]; ok {
+		// "Chrome and Edge": the browsers of Google and Microsoft.
+		if !slices.Contains(e.writtenAs[maker], name) {
+			e.writtenAs[maker] = append(e.writtenAs[maker], name)
+		}
+		return maker
+	}
+	return name
+}
+
+// label reports whether a lead phrase is all of a bold label or list lead:
+// the line's first words, set off by a separator or the end.
+func (e *extraction) label(p phrase) bool {
+	toks := e.tokens(p.unit)
+	if !e.leadPhrase(p) || !e.inBold(toks[p.from].start) {
+		return false
+	}
+	if p.to == len(toks) {
+		return true
+	}
+	switch toks[p.to].w {
+	case ":", "–", "—", "-", "(", "|":
+		return true
+	}
+	return false
+}
+
+// ownsNothing reports whether what follows a possessive is no noun it
+// owns: punctuation, the end, a verb or a conjunction.
+func ownsNothing(toks []token, i int) bool {
+	if i >= len(toks) || toks[i].punct {
+		return true
+	}
+	w := toks[i].w
+	return predicateVerbs[w] && !productWords[w] || w == "and" || w == "or"
+}
+
+// possessiveEnd extends a name ending at end over the possessive after it.
+func possessiveEnd(text []rune, end int) int {
+	if end < len(text) && (text[end] == '\'' || text[end] == '’') {
+		end++
+		if end < len(text) && (text[end] == 's' || text[end] == 'S') {
+			end++
+		}
+	}
+	return end
 }
 
 // leadPhrase reports whether a phrase leads an option line: there a name

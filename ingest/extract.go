@@ -74,7 +74,8 @@ type extraction struct {
 	toks        map[int][]token
 	phraseCache map[int][]phrase
 	views       map[int]*sentenceView
-	weak        map[string]bool // untracked names (lower case) recognised on weak evidence only
+	weak        map[string]bool     // untracked names (lower case) recognised on weak evidence only
+	writtenAs   map[string][]string // a maker's name -> the product names the answer writes for it
 }
 
 func (e *extraction) tokens(ui int) []token {
@@ -137,7 +138,7 @@ func (e *extraction) trackedAt(pos int) bool {
 func ExtractAnswer(b Brands, a Answer) Extraction {
 	table, m := newBrandTable(b)
 	d := parseAnswer(a.Text)
-	e := &extraction{d: d, m: m, toks: map[int][]token{}, phraseCache: map[int][]phrase{}, views: map[int]*sentenceView{}, weak: map[string]bool{}}
+	e := &extraction{d: d, m: m, toks: map[int][]token{}, phraseCache: map[int][]phrase{}, views: map[int]*sentenceView{}, weak: map[string]bool{}, writtenAs: map[string][]string{}}
 	for _, mt := range m.find(d.text, foldRunes(d.text)) {
 		mt.chip = e.inChip(mt.start)
 		if mt.chip && !m.patterns[mt.pattern].domain {
@@ -147,11 +148,15 @@ func ExtractAnswer(b Brands, a Answer) Extraction {
 	}
 	e.tracked = slices.DeleteFunc(e.tracked, e.ordinaryUse)
 	e.all = slices.Clone(e.tracked)
+	names := map[int]string{} // untracked brand -> its name at company level
 	for _, name := range e.recogniseUntracked() {
 		brand := len(table.relations)
 		table.relations = append(table.relations, sightline.RelationUntrackedCompetitor)
 		table.competitors = append(table.competitors, nil)
-		e.all = append(e.all, e.occurrences(name, brand)...)
+		names[brand] = name
+		for _, written := range append([]string{name}, e.writtenAs[name]...) {
+			e.all = append(e.all, e.occurrences(written, brand)...)
+		}
 	}
 	slices.SortStableFunc(e.all, func(x, y match) int { return cmp.Compare(x.start, y.start) })
 	clear(e.views)
@@ -168,6 +173,9 @@ func ExtractAnswer(b Brands, a Answer) Extraction {
 			BrandName: string(d.text[mt.start:mt.end]), Relation: table.relations[mt.brand],
 			CompetitorID: table.competitors[mt.brand], Position: len(out.Mentions) + 1,
 			Type: c.typ, Tone: c.tone, Qualifier: c.qualifier, Uncertain: c.uncertain,
+		}
+		if name, ok := names[mt.brand]; ok {
+			mention.BrandName = name
 		}
 		if mention.Relation == sightline.RelationUntrackedCompetitor && e.weak[strings.ToLower(mention.BrandName)] {
 			mention.Uncertain = true

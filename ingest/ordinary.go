@@ -21,7 +21,7 @@ func (e *extraction) ordinaryUse(m match) bool {
 		return true // "a loan shark", "the target audience"
 	}
 	if !p.common {
-		return false
+		return e.imperative(m)
 	}
 	for _, b := range d.bold {
 		if b.start == m.start && b.end == m.end {
@@ -62,6 +62,26 @@ func (e *extraction) ordinaryUse(m match) bool {
 			!(strings.HasSuffix(nt.w, "ed") && len(nt.w) > 4): // "Ring settled with …"
 			return true // "Target audience", "On balance"
 		}
+	}
+	return false
+}
+
+// imperative reports whether a configured name opens its sentence as a
+// verb on the reader's things: "Embrace your pet's needs", "Fetch your
+// order".
+func (e *extraction) imperative(m match) bool {
+	ui := e.d.unitAt(m.start)
+	if ui < 0 || e.inBold(m.start) {
+		return false
+	}
+	toks := e.tokens(ui)
+	k := tokenAt(toks, m.start)
+	if k < 0 || k != firstWord(toks) || toks[k].end != m.end || toks[k].poss {
+		return false
+	}
+	switch word(toks, k+1) {
+	case "your", "my", "our", "their", "yourself":
+		return true
 	}
 	return false
 }

@@ -44,8 +44,13 @@ func conditionalCue(toks []token, i int) bool {
 		if w := word(toks, i-1); w != "as" && w != "even" && w != "what" {
 			return true
 		}
-	case "unless", "depending", "whenever":
-		return true
+	case "unless", "depending", "whenever", "si", "wenn", "sofern":
+		return true // and "if" of other languages
+	case "quem", "quienes", "chi", "ceux":
+		switch word(toks, i-1) {
+		case "para", "per", "pour": // "para quem quer …": for people who
+			return true
+		}
 	case "when":
 		if w := word(toks, i+1); w == "you" || w == "your" {
 			return true

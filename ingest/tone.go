@@ -15,8 +15,8 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		owner[ci] = -1
 	}
 	for i, b := range v.brandAt {
-		if b < 0 {
-			continue
+		if b < 0 || i != k && measuredAgainst(toks, i) {
+			continue // "quieter than the Concept2": the clause is about its subject
 		}
 		switch c := v.clause[i]; owner[c] {
 		case -1, b:
@@ -72,6 +72,16 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		return sign(but)
 	}
 	return sign(main)
+}
+
+// measuredAgainst reports whether the brand at i is what a comparison
+// measures against ("than the Concept2", "as much as Optimum Nutrition").
+func measuredAgainst(toks []token, i int) bool {
+	j := i - 1
+	if word(toks, j) == "the" {
+		j--
+	}
+	return word(toks, j) == "than" || word(toks, j) == "as" && asBefore(toks, j)
 }
 
 // afterThan reports whether the brand at k stands after "than" following
@@ -143,9 +153,28 @@ func polarity(toks []token, i int) int {
 		if prev == "stands" || prev == "stand" {
 			p = 1
 		}
-	case "climbs", "climb", "rises", "rise", "jumps", "jump", "increase", "increases", "extra":
-		if prev == "pricing" || prev == "prices" || prev == "price" || prev == "costs" || prev == "cost" || w == "increases" || w == "increase" {
+	case "climbs", "climb", "rises", "rise", "jumps", "jump", "increase", "increases", "extra", "doubles":
+		if priceNouns[prev] || w == "increases" || w == "increase" {
 			p = -1
+		}
+	case "high", "higher":
+		// "pricing is on the high side", "premiums are higher"
+		for j := i - 1; j >= 0 && i-j <= 4 && !toks[j].punct; j-- {
+			if priceNouns[toks[j].w] {
+				p = -1
+			}
+		}
+	case "hard", "difficult":
+		if word(toks, i+1) == "to" {
+			p = -1 // "hard to justify", "difficult to find"
+		}
+	case "twice", "double":
+		if word(toks, i+1) == "the" || word(toks, i+1) == "as" {
+			p = -1 // "twice the price", "twice as much"
+		}
+	case "half":
+		if word(toks, i+1) == "the" && priceNouns[word(toks, i+2)] {
+			p = 1 // "for about half the price"
 		}
 	case "more":
 		if prev == "costs" || prev == "cost" || prev == "charges" || prev == "charge" {

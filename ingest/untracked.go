@@ -112,6 +112,7 @@ func (e *extraction) recogniseUntracked() []string {
 					continue
 				}
 				switch {
+				case e.possessor(ui, p):
 				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial):
 				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial):
 				case pass == 0 && e.subject(ui, p):
@@ -142,6 +143,9 @@ type phrase struct {
 func (e *extraction) isNameToken(t token, first bool) bool {
 	if t.punct {
 		return false
+	}
+	if contraction(t.w) {
+		return false // "Don't", "I'd"
 	}
 	rs := e.d.text[t.start:t.end]
 	if capitalised(rs) || unicode.IsLower(rs[0]) && mixedCase(rs) {
@@ -214,10 +218,10 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 		p.label, p.rejected = true, true
 	}
 	if publishers[joined] || publishers[strings.TrimPrefix(joined, "the_")] || publicBodies[joined] || publicBodies[words[0]] ||
-		programmingLanguages[joined] || firstNames[words[0]] && len(words) > 1 || weekdays[joined] {
+		programmingLanguages[joined] || firstNames[words[0]] && len(words) > 1 && !corporateWords[words[len(words)-1]] || weekdays[joined] {
 		p.rejected = true
 	}
-	if prev := word(toks, from-1); personRoles[prev] || prev == "." && personRoles[word(toks, from-2)] {
+	if personRoles[word(toks, from-1)] || from > 1 && toks[from-1].w == "." && personRoles[word(toks, from-2)] {
 		p.rejected = true
 	}
 	if stopOnly(words) {
@@ -249,6 +253,11 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	for _, m := range e.tracked {
 		if m.start < end && m.end > start {
 			p.tracked = true
+		}
+		// "the Copper Spur" after "Big Agnes Copper Spur": that brand's product.
+		if after := m.end + 1; after+end-start <= len(d.text) && after > m.end && d.text[m.end] == ' ' && after != start &&
+			string(d.text[after:after+end-start]) == string(d.text[start:end]) {
+			p.rejected = true
 		}
 	}
 	return p
@@ -499,8 +508,12 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			prev := word(toks, k-2)
 			return !feelsLike[prev] && !featureNouns[prev]
 		case "including", "include", "includes", "e.g", "vs", "versus", "than", "unlike", "namely", "recommend",
-			"consider", "choose", "compare", "comparing", "between":
+			"consider", "choose", "compare", "comparing", "between", "avoid", "skip", "try",
+			"evita", "evite", "prueba", "prova", "elige", "scegli", "kies", "probeer", "vermijd", "essayez", "évitez", "vermeide":
 			return !featureNouns[word(toks, k-2)]
+		case "come", "como", "comme", "zoals", "wie":
+			// "like" of other languages: "come Martelli o Faella".
+			return k-2 >= 0 && !toks[k-2].punct && !capitalised(e.d.text[toks[k-1].start:toks[k-1].end])
 		case "is":
 			switch word(toks, k-2) {
 			case "pick", "choice", "bet", "option", "default":
@@ -512,7 +525,9 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			return word(toks, k-2) == "for"
 		case "by":
 			switch word(toks, k-2) {
-			case "survey", "study", "report", "published", "research", "analysis", "guide", "data", "benchmark":
+			case "survey", "study", "report", "published", "research", "analysis", "guide", "data", "benchmark",
+				"owned", "acquired", "made", "developed", "built", "manufactured", "backed", "operated", "outclassed",
+				"beaten", "outperformed", "surpassed", "overtaken", "bought":
 				return true
 			}
 		case "to", "with":
@@ -551,7 +566,10 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 func (e *extraction) prevItem(ui, k int) int {
 	toks := e.tokens(ui)
 	i := k - 1
-	if w := word(toks, i); w == "and" || w == "or" {
+	if articles[word(toks, i)] && i > 0 && andWords[word(toks, i-1)] {
+		i-- // "C6 Bank e o PicPay"
+	}
+	if andWords[word(toks, i)] {
 		i--
 	}
 	if i >= 0 && toks[i].punct && (toks[i].w == "," || toks[i].w == "/") {
@@ -636,12 +654,12 @@ func (e *extraction) subject(ui int, p phrase) bool {
 		return false
 	}
 	prev := word(toks, p.from-1)
-	comma := p.from > 0 && toks[p.from-1].w == ","
+	clauseStart := p.from > 0 && (toks[p.from-1].w == "," || toks[p.from-1].w == ";")
 	if !(p.from == firstWord(toks) || prev == "and" || prev == "while" || prev == "but" || prev == "whereas" || prev == "that" ||
-		prev == "then" || comma || prev == "the" && p.from-1 == firstWord(toks)) {
+		prev == "then" || clauseStart || articles[prev] && p.from-1 == firstWord(toks)) {
 		return false
 	}
-	if p.from > 0 && toks[p.from-1].punct && toks[p.from-1].w != "," {
+	if p.from > 0 && toks[p.from-1].punct && !clauseStart {
 		return false
 	}
 	for _, t := range toks[p.from:p.to] {
@@ -655,9 +673,83 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	if toks[p.to-1].poss {
 		return true
 	}
-	next := word(toks, p.to)
-	if !predicateVerbs[next] && !functionWords[next] && !geographicWords[next] && next != "" && predicateVerbs[word(toks, p.to+1)] {
-		next = word(toks, p.to+1) // "Avery labels are"
+	to := e.enumerationEnd(ui, p.to)
+	if to+1 < len(toks) && toks[to].w == "," && (word(toks, to+1) == "which" || word(toks, to+1) == "who") {
+		return !p.ordinary // "Herman Miller, which acquired Fully"
 	}
-	return predicateVerbs[next] && next != "also" || next == "also" && predicateVerbs[word(toks, p.to+1)]
+	next := word(toks, to)
+	if !predicateVerbs[next] && !functionWords[next] && !geographicWords[next] && next != "" && predicateVerbs[word(toks, to+1)] {
+		next = word(toks, to+1) // "Avery labels are"
+	}
+	return predicateVerbs[next] && next != "also" || next == "also" && predicateVerbs[word(toks, to+1)]
+}
+
+// possessor reports whether a phrase of a word no dictionary holds owns
+// the common noun after it, inside a sentence: "runs on T-Mobile's
+// network", "avoid Echelon's rowers". A person is a given name's phrase,
+// and places are known; what is left owning products and networks is a
+// company.
+func (e *extraction) possessor(ui int, p phrase) bool {
+	toks := e.tokens(ui)
+	if p.ordinary || p.initial || !toks[p.to-1].poss || p.to >= len(toks) || toks[p.to].punct {
+		return false
+	}
+	next := e.d.text[toks[p.to].start:toks[p.to].end]
+	if capitalised(next) || !isCommonWord(toks[p.to].w) {
+		return false
+	}
+	for _, t := range toks[p.from:p.to] {
+		if properNames[t.w] || geographicWords[t.w] || firstNames[t.w] {
+			return false
+		}
+	}
+	return true
+}
+
+// enumerationEnd returns the token after the names enumerated from token
+// k on ("Uniqlo or Old Navy are", "C6 Bank e o PicPay são"): k when none
+// follows.
+func (e *extraction) enumerationEnd(ui, k int) int {
+	toks := e.tokens(ui)
+	for {
+		i := k
+		if word(toks, i) == "" && i < len(toks) && toks[i].w == "," {
+			i++
+		}
+		if !andWords[word(toks, i)] {
+			return k
+		}
+		i++
+		if articles[word(toks, i)] {
+			i++
+		}
+		next := -1
+		for _, q := range e.phrases(ui) {
+			if q.from == i {
+				next = q.to
+			}
+		}
+		for _, m := range e.tracked {
+			if i < len(toks) && m.start == toks[i].start {
+				if j := tokenAt(toks, m.end-1); j >= 0 {
+					next = j + 1
+				}
+			}
+		}
+		if next < 0 {
+			return k
+		}
+		k = next
+	}
+}
+
+// contraction reports whether a word is a contraction ("don't", "i'd"),
+// never part of a name.
+func contraction(w string) bool {
+	for _, suf := range []string{"n't", "'d", "'re", "'ll", "'ve", "'m"} {
+		if strings.HasSuffix(w, suf) {
+			return true
+		}
+	}
+	return false
 }

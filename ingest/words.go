@@ -192,6 +192,7 @@ var commonWords = wordSet(`
 	visible visual vital vocal voluntary vulnerable warm weak wealthy weird welcome western wet white wild
 	willing wise wonderful wooden working worried worth wrong young
 	latest news breaking developments development activity activities overview results update updates
+	prepaid postpaid unlocked refurbished olympic paralympic wireless cordless gas-powered battery-powered
 	geological volcanic eruption eruptions cultural political social environmental economic`)
 
 var stopNames = wordSet(`i we you he she it they me us them my our your his her its their this that these those
@@ -247,7 +248,7 @@ var negativeWords = wordSet(`breach breached stolen flagged warning warnings sag
 	breaks dents dented discontinued faint flimsy irritation lawsuit lawsuits lawsuits useless wobbly
 	gritty upsells unjustifiable overrated slippery brittle irrégulière irrégulier irrégulièrement
 	cher chère wisselend duur slecht reclamações reclamação instabilidade reclamaciones caro cara
-	scarso scarsa deludente teuer schlecht unzuverlässig`)
+	scarso scarsa poco deludente teuer schlecht unzuverlässig`)
 
 var abbreviations = wordSet(`e.g i.e vs v mr mrs ms dr prof sr jr st inc ltd co corp no nos approx fig ca cf al
 	u.s u.k e.u a.m p.m dept est ft mt vol pp jan feb mar apr jun jul aug sep sept oct nov dec`)
@@ -300,13 +301,14 @@ var corporateWords = wordSet(`labs lab inc co corp corporation company group ban
 	technologies technology systems software health foods motors brands studios studio media partners
 	insurance energy airlines apparel outdoors footwear kitchen home hub works industries international
 	holdings financial mobile wireless games entertainment pharmaceuticals cosmetics beauty analytics cloud
-	hq software supply workshop toolkit bench ledger digital hub`)
+	hq software supply workshop toolkit bench ledger digital hub plumbing roofing heating cooling electric
+	electrical landscaping construction cleaning movers realty dental`)
 
 // productWords are the model and line words of product names ("Pro",
 // "Max", "CRM"): a name followed by them names a product of that company.
 var productWords = wordSet(`pro max plus ultra mini air lite one go classic original premium essentials
 	edition series gen se neo prime elite sport standard deluxe crm books notes music drive
-	suite app apps tv phone pay watch buds pods fit`)
+	suite app apps tv phone pay watch buds pods fit browser`)
 
 // featureNouns head the lists of features, not of brands ("extras like
 // Watchtower", "features such as Smart Compose").
@@ -343,7 +345,10 @@ var predicateVerbs = wordSet(`drew earned received faced published publishes not
 	adds add bundles bundle delivers deliver costs cost charges charge gives give lets let works work supports
 	support makes make remains remain leads lead gets get focuses focus integrates integrate uses use runs
 	run sells sell ships ship wins win beats beat keeps keep feels feel looks look suits suit covers cover
-	stores store learns learn lacks lack can could will would may might should does do did also`)
+	stores store learns learn lacks lack can could will would may might should does do did also
+	tastes taste mixes lasts last holds hold comes come stands stand shows show trails trail
+	es son está están tiene tienen ofrece ofrecen suele cobra é são tem têm oferece oferecem est sont offre
+	offrent propose ist sind hat bietet zijn heeft biedt è sono ha hanno`)
 
 // neutralLeadWords praise nothing in a list's lead-in ("Top options",
 // "Popular options include").
@@ -395,7 +400,8 @@ var leadingFunctionWords = wordSet(`the a an like unlike including include inclu
 	versus vs between from to in on at by of as via per than about then so because since our my your their its his
 	her this that these those some many most all any each every other another such what which who why how where here
 	there get go see check visit explore opt prefer prefers meanwhile plus top best avoid skip comparing compared
-	according using`)
+	according using o os el los il lo gli het evita evite eviten prueba prova elige scegli kies probeer vermijd
+	essayez évitez choisissez vermeide`)
 
 // entityHeaders name what a table's rows are when the rows are options.
 var entityHeaders = wordSet(`tool tools brand brands platform platforms product products software provider providers
@@ -416,3 +422,28 @@ var notAdvice = wordSet(`worst last wrong only final weakest poorest riskiest`)
 var butWords = wordSet(`but yet however pero mais mas porém porem ma maar aber`)
 
 var thoughWords = wordSet(`though although aunque embora obwohl hoewel`)
+
+// andWords join the items of an enumeration, in English and the other
+// languages answers come in ("Sixt, Europcar y Centauro").
+var andWords = wordSet(`and or y e et und ou o oder`)
+
+// articles open a name phrase without being part of it ("O Nubank", "El
+// Corte Inglés" keeps its own capital "El" only when written as a name).
+var articles = wordSet(`the o os el los il lo gli het`)
+
+// priceNouns name what a customer pays: rising or high, they are a price
+// complaint.
+var priceNouns = wordSet(`price prices pricing cost costs premium premiums fee fees rate rates renewal
+	subscription subscriptions`)
+
+// nameArticles open a multi-word brand name without naming a company on
+// their own ("La Roche-Posay", "Das Keyboard").
+var nameArticles = wordSet(`la le el los las les das der die il lo the`)
+
+// productMakers are product lines better known than their makers' names,
+// which a recognised product name gives at company level.
+var productMakers = map[string]string{
+	"chrome": "Google", "gmail": "Google", "pixel": "Google", "edge": "Microsoft", "windows": "Microsoft",
+	"xbox": "Microsoft", "iphone": "Apple", "ipad": "Apple", "macbook": "Apple", "imac": "Apple", "mac": "Apple", "airpods": "Apple",
+	"kindle": "Amazon", "alexa": "Amazon", "playstation": "Sony", "galaxy": "Samsung",
+}
