@@ -112,7 +112,7 @@ func (v *sentenceView) enumerationComma(i int) bool {
 	}
 	j := i + 1
 	joined := false
-	if w := word(v.toks, j); w == "and" || w == "or" {
+	if andWords[word(v.toks, j)] {
 		j++
 		joined = true
 	}
@@ -125,7 +125,10 @@ func (v *sentenceView) enumerationComma(i int) bool {
 	// "A, B and C", "A, B, C": the enumeration goes on after B.
 	for k := j + 1; k < len(v.toks) && k-j <= 5; k++ {
 		switch v.toks[k].w {
-		case ",", "and", "or", "&":
+		case ",", "&":
+			return true
+		}
+		if andWords[v.toks[k].w] {
 			return true
 		}
 		if v.toks[k].punct {
@@ -241,6 +244,14 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 			return v.kind[c] == 0
 		case ci < c && v.kind[c] == 0 && (word(toks, firstInClause(v, c)) == "and" || word(toks, firstInClause(v, c)) == "or"):
 			return true // "I'd recommend A if …, and B only if …"
+		case ci > c && c == v.clause[firstBrandOf(v, brand)] && describesSubject(toks, firstInClause(v, ci)):
+			// "A is similar in price, …, which makes it a good choice"
+			for j := c + 1; j <= ci; j++ {
+				if v.clauseHasBrandOtherThan(j, brand, k) {
+					return false
+				}
+			}
+			return true
 		}
 		return false
 	}
@@ -261,6 +272,28 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 		case "for":
 			return word(toks, i-1) == "opt"
 		}
+	}
+	return false
+}
+
+// firstBrandOf is the token of the sentence's first mention of brand.
+func firstBrandOf(v *sentenceView, brand int) int {
+	for i, b := range v.brandAt {
+		if b == brand {
+			return i
+		}
+	}
+	return -1
+}
+
+// describesSubject reports whether the clause opening at token i says more
+// of the sentence's subject: "which makes it", "making it".
+func describesSubject(toks []token, i int) bool {
+	switch word(toks, i) {
+	case "which":
+		return word(toks, i+1) == "makes" || word(toks, i+1) == "make"
+	case "making":
+		return word(toks, i+1) == "it" || word(toks, i+1) == "them"
 	}
 	return false
 }
@@ -306,9 +339,18 @@ func recommendationCue(toks []token, i int) bool {
 			return false
 		}
 		return true
-	case "pick", "picks", "choice", "bet", "default":
+	case "try", "choose", "pick", "prova", "prueba", "elige", "scegli", "kies", "probeer", "essayez", "choisissez":
+		// An imperative opening a clause: "If you want the best, try …".
+		if i == firstWord(toks) || i > 0 && toks[i-1].w == "," {
+			return !negated(toks, i)
+		}
+		if w != "pick" {
+			return false
+		}
+		fallthrough
+	case "picks", "choice", "choices", "bet", "bets", "default":
 		switch word(toks, i-1) {
-		case "top", "our", "my", "best", "great", "excellent", "solid", "ideal", "smart", "first", "safest", "safe", "strong",
+		case "top", "our", "my", "best", "great", "excellent", "solid", "ideal", "smart", "first", "safest", "safe", "safer", "strong",
 			"good", "default", "natural", "better", "sensible", "reasonable", "obvious", "low-cost", "budget":
 			return !negated(toks, i-1)
 		}
@@ -370,6 +412,9 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				return true
 			}
 		case "than":
+			if prepositions[word(toks, i+1)] {
+				i++ // "easier than on StubHub"
+			}
 			if j := i + 1; others && j < len(toks) && (v.brandAt[j] >= 0 || word(toks, j) == "the" && j+1 < len(toks) && v.brandAt[j+1] >= 0) {
 				if v.clause[i] == c || v.brandAt[j] == brand || j+1 < len(toks) && v.brandAt[j+1] == brand || v.firstBrand() == k {
 					return true
@@ -399,7 +444,13 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			if others && i == firstWord(toks) {
 				return true // "Comparing A and B, A …"
 			}
-		case "compared", "unlike", "alternative", "alternatives", "contrast", "similar", "comparable":
+		case "trails", "beats", "outperforms", "outclasses", "outclassed", "outsells", "rivals", "undercuts":
+			// "now trails both", "both are outclassed by A and B"
+			if earlier && !capitalised(e.d.text[t.start:t.end]) && (v.clause[i] == c || word(toks, i+1) == "by" && k > i && k-i <= 5) {
+				return true
+			}
+		case "compared", "unlike", "alternative", "alternatives", "contrast", "similar", "comparable",
+			"alternativas", "alternativa", "alternativen", "alternatieven":
 			if (v.clause[i] == c || abs(i-k) <= 3) && earlier {
 				return true
 			}
@@ -532,7 +583,7 @@ func (e *extraction) enumerated(v *sentenceView, k int) bool {
 	n := len(distinct)
 	for i := k - 1; i >= 0 && k-i <= 14; i-- {
 		switch word(toks, i) {
-		case "include", "includes", "are", "namely":
+		case "include", "includes", "are", "namely", "son", "sont", "são", "sind", "zijn", "sono", "incluyen", "incluem":
 			return n >= 2
 		}
 		if toks[i].punct && toks[i].w == ":" {

@@ -46,6 +46,11 @@ func conditionalCue(toks []token, i int) bool {
 		}
 	case "unless", "depending", "whenever", "si", "wenn", "sofern":
 		return true // and "if" of other languages
+	case "als":
+		switch word(toks, i+1) {
+		case "je", "u", "jij", "du", "sie", "man":
+			return true // "als je …": if you
+		}
 	case "quem", "quienes", "chi", "ceux":
 		switch word(toks, i-1) {
 		case "para", "per", "pour": // "para quem quer …": for people who

@@ -81,6 +81,9 @@ func measuredAgainst(toks []token, i int) bool {
 	if word(toks, j) == "the" {
 		j--
 	}
+	if prepositions[word(toks, j)] {
+		j-- // "easier than on StubHub"
+	}
 	return word(toks, j) == "than" || word(toks, j) == "as" && asBefore(toks, j)
 }
 
@@ -163,6 +166,23 @@ func polarity(toks []token, i int) int {
 			if priceNouns[toks[j].w] {
 				p = -1
 			}
+		}
+	case "well":
+		// "handle everyday calls well", not "as well" or "well over"
+		if prev != "" && prev != "as" && word(toks, i+1) != "as" && !allDigits(word(toks, i+2)) && i != firstWord(toks) {
+			p = 1
+		}
+	case "sense":
+		if prev == "make" || prev == "makes" {
+			p = 1
+		}
+	case "like":
+		if prev == "nothing" {
+			p = -1 // "look nothing like the photos"
+		}
+	case "varies", "vary":
+		if prev == "quality" || prev == "service" || prev == "support" || prev == "sizing" || prev == "reliability" {
+			p = -1 // "quality varies by instructor"
 		}
 	case "hard", "difficult":
 		if word(toks, i+1) == "to" {

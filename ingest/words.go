@@ -365,7 +365,8 @@ var negators = wordSet(`less not no never without hardly barely nor neither cann
 
 var comparatives = wordSet(`cheaper pricier costlier better worse faster slower lighter heavier softer firmer
 	bouncier brighter stronger weaker easier harder smoother larger smaller bigger quieter louder simpler nicer
-	longer shorter newer safer sturdier warmer cooler thinner thicker lower higher fewer`)
+	longer shorter newer safer sturdier warmer cooler thinner thicker lower higher fewer gentler kinder cleaner
+	roomier tastier`)
 
 var comparativeFillers = wordSet(`necessarily really any a an the slightly much far even noticeably significantly generally usually often
 	sometimes bit lot way also still considerably somewhat marginally`)
@@ -447,3 +448,7 @@ var productMakers = map[string]string{
 	"xbox": "Microsoft", "iphone": "Apple", "ipad": "Apple", "macbook": "Apple", "imac": "Apple", "mac": "Apple", "airpods": "Apple",
 	"kindle": "Amazon", "alexa": "Amazon", "playstation": "Sony", "galaxy": "Samsung",
 }
+
+// prepositions may stand between "than" and what it measures against
+// ("easier than on StubHub").
+var prepositions = wordSet(`on in at with for from`)
