@@ -104,6 +104,8 @@ func (e *extraction) companyName(p phrase) string {
 			connected = connected || nameConnectors[t.w] || strings.Contains(t.w, "&")
 		}
 		switch {
+		case first == 1 && makers[head.w]:
+			ts = ts[:1] // "Google Analytics", "Microsoft Defender": the maker's product
 		case connected:
 			// "The Dental Clinic & GT Concept", "Bank of America"
 		case camelCase(text(second)) && !head.poss:

@@ -58,6 +58,10 @@ func (e *extraction) recogniseUntracked() []string {
 			case l.kind == lineHeading:
 				headings = append(headings, p)
 				namedAtLevel[l.level]++
+			case l.boldLead && !e.gerund(p):
+				// Paragraphs opening in bold under one heading are options
+				// like a list's items ("**US Mobile** – Lets you …").
+				leads[-2-l.heading] = append(leads[-2-l.heading], p)
 			case (!p.ordinary || e.titleName(p)) && !p.rejected && !e.gerund(p):
 				accept(e.companyName(p))
 			}
@@ -653,13 +657,15 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	if p.ordinary && !e.capitalisedAfterFirst(ui, p) {
 		return false
 	}
-	prev := word(toks, p.from-1)
-	clauseStart := p.from > 0 && (toks[p.from-1].w == "," || toks[p.from-1].w == ";")
-	if !(p.from == firstWord(toks) || prev == "and" || prev == "while" || prev == "but" || prev == "whereas" || prev == "that" ||
-		prev == "then" || clauseStart || articles[prev] && p.from-1 == firstWord(toks)) {
+	// "the built-in Microsoft Defender is": the subject starts at "the".
+	lead := describedFrom(toks, p.from)
+	prev := word(toks, lead-1)
+	clauseStart := lead > 0 && (toks[lead-1].w == "," || toks[lead-1].w == ";")
+	if !(lead == firstWord(toks) || prev == "and" || prev == "while" || prev == "but" || prev == "whereas" || prev == "that" ||
+		prev == "then" || clauseStart || articles[prev] && lead-1 == firstWord(toks)) {
 		return false
 	}
-	if p.from > 0 && toks[p.from-1].punct && !clauseStart {
+	if lead > 0 && toks[lead-1].punct && !clauseStart {
 		return false
 	}
 	for _, t := range toks[p.from:p.to] {
@@ -741,6 +747,23 @@ func (e *extraction) enumerationEnd(ui, k int) int {
 		}
 		k = next
 	}
+}
+
+// describedFrom returns the "the" opening lower-case words right before
+// token k ("the built-in"), k when there is none.
+func describedFrom(toks []token, k int) int {
+	for j := k - 1; j >= 0 && k-j <= 3 && !toks[j].punct; j-- {
+		if toks[j].w == "the" {
+			if j == k-1 {
+				return k // a plain "the X" is read by the caller
+			}
+			return j
+		}
+		if !unicode.IsLower([]rune(toks[j].w)[0]) {
+			return k
+		}
+	}
+	return k
 }
 
 // contraction reports whether a word is a contraction ("don't", "i'd"),

@@ -452,3 +452,7 @@ var productMakers = map[string]string{
 // prepositions may stand between "than" and what it measures against
 // ("easier than on StubHub").
 var prepositions = wordSet(`on in at with for from`)
+
+// makers are companies whose name before another word always names one of
+// their products ("Google Analytics", "Microsoft Defender").
+var makers = wordSet(`google microsoft apple amazon samsung sony meta adobe intel nvidia`)
