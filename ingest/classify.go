@@ -271,6 +271,8 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 			return word(toks, i-1) == "go"
 		case "for":
 			return word(toks, i-1) == "opt"
+		case "at":
+			return word(toks, i-1) == "look" && !negated(toks, i-1) // "look at the Breville instead"
 		}
 	}
 	return false
@@ -330,6 +332,16 @@ func recommendationCue(toks []token, i int) bool {
 		return !negated(toks, i) && word(toks, i+1) != "against" && word(toks, i+1) != "that"
 	}
 	switch w {
+	case "choose", "chooses", "pick", "picks", "prefer", "prefers":
+		// "which is why many beginners choose it": a reported choice.
+		if next := word(toks, i+1); (next == "it" || next == "them") && !negated(toks, i) && word(toks, i-1) != "to" {
+			return true
+		}
+	}
+	if imperatives[w] && (i == firstWord(toks) || i > 0 && toks[i-1].w == ",") {
+		return !negated(toks, i) // "If you want the best, try …"
+	}
+	switch w {
 	case "best":
 		if word(toks, i-1) == "at" || negated(toks, i) {
 			return false
@@ -339,16 +351,7 @@ func recommendationCue(toks []token, i int) bool {
 			return false
 		}
 		return true
-	case "try", "choose", "pick", "prova", "prueba", "elige", "scegli", "kies", "probeer", "essayez", "choisissez":
-		// An imperative opening a clause: "If you want the best, try …".
-		if i == firstWord(toks) || i > 0 && toks[i-1].w == "," {
-			return !negated(toks, i)
-		}
-		if w != "pick" {
-			return false
-		}
-		fallthrough
-	case "picks", "choice", "choices", "bet", "bets", "default":
+	case "pick", "picks", "choice", "choices", "bet", "bets", "default":
 		switch word(toks, i-1) {
 		case "top", "our", "my", "best", "great", "excellent", "solid", "ideal", "smart", "first", "safest", "safe", "safer", "strong",
 			"good", "default", "natural", "better", "sensible", "reasonable", "obvious", "low-cost", "budget":
@@ -362,7 +365,7 @@ func recommendationCue(toks []token, i int) bool {
 		return word(toks, i-1) == "natural" || word(toks, i-1) == "perfect"
 	case "option", "options":
 		switch word(toks, i-1) {
-		case "best", "strongest", "safest", "ideal", "obvious":
+		case "best", "better", "strongest", "safest", "ideal", "obvious":
 			return word(toks, i-2) == "the" && !negated(toks, i-2)
 		}
 	case "worth":

@@ -110,15 +110,14 @@ func (e *extraction) companyName(p phrase) string {
 			// "The Dental Clinic & GT Concept", "Bank of America"
 		case camelCase(text(second)) && !head.poss:
 			ts = ts[:first] // "Apple MacBook", "Bissell SpinWave"
-		case model && !isCommonWord(head.w) && !head.poss && !nameConnectors[second.w]:
+		case model && !isCommonWord(head.w) && !head.poss && !nameConnectors[second.w] && !(corporateWords[ts[len(ts)-1].w] && !isCommonWord(ts[len(ts)-1].w)):
 			ts = ts[:first] // "Honeywell Home T9"
 		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:
 		case isCommonWord(head.w):
-		case e.writtenAlone(text(head), second.w):
-			ts = ts[:first] // "Zoho Sign" beside "Zoho's other apps"
-		case len(ts) == 2 && !model && e.label(p):
+		case len(ts) == 2 && !model && e.label(p) && !e.writtenAlone(text(head), second.w) && !e.siblingsNameModels(p):
 			// "**Topo Chico:**", "**Hello Bello** –": a label of two words
-			// and no model is the brand's whole name.
+			// and no model is the brand's whole name, unless its first word
+			// is written alone ("Zoho Sign" beside "Zoho's other apps").
 		case len(ts) == 2 && isCommonWord(second.w) && strings.HasSuffix(second.w, "s") && !productWords[second.w]:
 			// "Vivid Seats", "Healthy Paws": a plural noun names the company.
 		case productWords[second.w], len(rest) >= 2, !isCommonWord(second.w), ordinaryWords(rest) && !e.leadPhrase(p):
@@ -159,6 +158,35 @@ func (e *extraction) label(p phrase) bool {
 		return true
 	}
 	return false
+}
+
+// siblingsNameModels reports whether most leads of the phrase's list that
+// start with a configured name go on with a model ("Seiko 5 Sports",
+// "Casio G-Shock"): then a lead of two words is a brand and its model too
+// ("Orient Bambino").
+func (e *extraction) siblingsNameModels(p phrase) bool {
+	d := e.d
+	l := d.lines[d.units[p.unit].line]
+	tracked, models := 0, 0
+	for _, o := range d.lines {
+		sibling := l.kind == lineItem && o.kind == lineItem && o.list == l.list && o.first ||
+			l.kind == lineParagraph && o.kind == lineParagraph && o.boldLead && o.heading == l.heading
+		if !sibling || o.start == l.start {
+			continue
+		}
+		for _, m := range e.tracked {
+			if m.start < o.start || m.start > o.start+2 || m.end >= o.end {
+				continue
+			}
+			tracked++
+			rest := tokenize(d.text, m.end, min(o.end, m.end+20))
+			if len(rest) > 0 && !rest[0].punct && (capitalised(d.text[rest[0].start:rest[0].end]) || hasDigit(d.text[rest[0].start:rest[0].end])) {
+				models++
+			}
+			break
+		}
+	}
+	return tracked > 0 && models*2 > tracked
 }
 
 // ownsNothing reports whether what follows a possessive is no noun it

@@ -163,11 +163,29 @@ func isOrdinaryName(rs []rune) bool {
 			continue
 		}
 		words++
-		if !isCommonWord(t.w) && !acronyms[string(rs[t.start:t.end])] {
+		if !dictionaryWord(t.w) && !acronyms[string(rs[t.start:t.end])] {
 			return false
 		}
 	}
 	return words > 0
+}
+
+// dictionaryWord reports whether a configured name's word is an ordinary
+// word or its plural; looser derivations ("Weber" from "web") would make
+// surnames and coined names ordinary.
+func dictionaryWord(w string) bool {
+	if !isCommonWord(w) {
+		return false
+	}
+	if commonWords[w] || stopNames[w] || properNames[w] || allDigits(w) || strings.Contains(w, "-") {
+		return true
+	}
+	for _, suf := range [...]struct{ cut, add string }{{"ies", "y"}, {"es", ""}, {"s", ""}} {
+		if base, ok := strings.CutSuffix(w, suf.cut); ok && commonWords[base+suf.add] {
+			return true
+		}
+	}
+	return false
 }
 
 // find returns the matches in text (fold is foldRunes(text)), in order.

@@ -23,6 +23,12 @@ func (e *extraction) ordinaryUse(m match) bool {
 	if !p.common {
 		return e.imperative(m)
 	}
+	if written := d.text[m.start:m.end]; len(written) >= 3 && strings.ToUpper(string(written)) == string(written) && !acronyms[string(written)] {
+		return false // "KEEN Targhee": a word in capitals is set apart as a name
+	}
+	if written := d.text[m.start:m.end]; strings.ContainsRune(string(written), ' ') && allCapitalised(written) {
+		return false // "Capital One Venture": a name of several capitalised words
+	}
 	for _, b := range d.bold {
 		if b.start == m.start && b.end == m.end {
 			return false // "**Ring**": set apart as a name
@@ -64,6 +70,17 @@ func (e *extraction) ordinaryUse(m match) bool {
 		}
 	}
 	return false
+}
+
+// allCapitalised reports whether every word of a written name starts with
+// a capital.
+func allCapitalised(rs []rune) bool {
+	for _, t := range tokenize(rs, 0, len(rs)) {
+		if !t.punct && !capitalised(rs[t.start:t.end]) {
+			return false
+		}
+	}
+	return true
 }
 
 // imperative reports whether a configured name opens its sentence as a

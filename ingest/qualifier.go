@@ -69,7 +69,7 @@ func conditionalCue(toks []token, i int) bool {
 		case "best", "better", "ideal", "suited":
 			return true
 		}
-		for k := i + 1; k < len(toks) && k-i <= 4 && !toks[k].punct; k++ {
+		for k := i + 1; k < len(toks) && k-i <= 4 && !toks[k].punct && !predicateVerbs[word(toks, k)]; k++ {
 			switch word(toks, k) {
 			case "that", "who", "whose", "with", "looking", "needing", "wanting", "seeking", "requiring":
 				return k > i+1

@@ -1,5 +1,7 @@
 package ingest
 
+import "strings"
+
 // Tone: the answer's stance toward a brand in the sentence of its first
 // mention (see classify.go for where it is decided from).
 
@@ -40,7 +42,8 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 	}
 	c := v.clause[k]
 	main, but := 0, 0
-	cond := -1 // clause of a running "if" clause: the reader's need, not the brand
+	butNegated := false // a "but" clause of the brand's that negates: "but it can't grind fine enough"
+	cond := -1          // clause of a running "if" clause: the reader's need, not the brand
 	for i := range toks {
 		ci := v.clause[i]
 		switch toks[i].w {
@@ -49,6 +52,12 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		}
 		if !mine[ci] || ci == cond {
 			continue
+		}
+		if v.kind[ci] == 'b' && (ci > c || ci == c && ci > 0 && mine[ci-1]) && (negators[toks[i].w] || strings.HasSuffix(toks[i].w, "n't")) && !toks[i].punct {
+			butNegated = true
+		}
+		if (toks[i].w == "skip" || toks[i].w == "avoid") && !(k > i && k-i <= 4) {
+			continue // "skip the Ode and look at the Breville": aimed at another
 		}
 		p := polarity(toks, i)
 		if p == 0 {
@@ -70,6 +79,9 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 	}
 	if but != 0 {
 		return sign(but)
+	}
+	if butNegated {
+		return -1
 	}
 	return sign(main)
 }
@@ -141,6 +153,10 @@ func polarity(toks []token, i int) int {
 		p = 1
 	case negativeWords[w]:
 		p = -1
+	case strings.HasPrefix(w, "better-") || strings.HasPrefix(w, "best-") || strings.HasPrefix(w, "highly-") || strings.HasPrefix(w, "well-"):
+		p = 1 // "better-reviewed", "highly-rated"
+	case strings.HasPrefix(w, "poorly-") || strings.HasPrefix(w, "badly-") || strings.HasPrefix(w, "worst-"):
+		p = -1
 	}
 	prev := word(toks, i-1)
 	switch w {
@@ -191,6 +207,18 @@ func polarity(toks []token, i int) int {
 	case "twice", "double":
 		if word(toks, i+1) == "the" || word(toks, i+1) == "as" {
 			p = -1 // "twice the price", "twice as much"
+		}
+	case "lower", "lowest":
+		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
+			p = 1 // "a lower annual fee"
+		}
+	case "raises", "raise", "raised", "hikes", "sube", "suben", "subió", "aumenta", "aumentan", "augmente", "erhöht", "verhoogt":
+		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
+			p = -1 // "raises prices every year", "sube los precios"
+		}
+	case "ordered", "forced":
+		if word(toks, i+2) == "to" && (word(toks, i+3) == "pay" || word(toks, i+3) == "stop") || word(toks, i+1) == "to" && (word(toks, i+2) == "pay" || word(toks, i+2) == "stop") {
+			p = -1 // "the FTC ordered it to pay"
 		}
 	case "half":
 		if word(toks, i+1) == "the" && priceNouns[word(toks, i+2)] {

@@ -155,6 +155,9 @@ func (e *extraction) isNameToken(t token, first bool) bool {
 	if capitalised(rs) || unicode.IsLower(rs[0]) && mixedCase(rs) {
 		return true
 	}
+	if unicode.IsDigit(rs[0]) && mixedCase(rs) && strings.IndexFunc(string(rs), unicode.IsLower) >= 0 {
+		return true // "1Zpresso", "23andMe", not "4K"
+	}
 	return !first && (unicode.IsDigit(rs[0]) || hasDigit(rs))
 }
 
@@ -512,9 +515,11 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			prev := word(toks, k-2)
 			return !feelsLike[prev] && !featureNouns[prev]
 		case "including", "include", "includes", "e.g", "vs", "versus", "than", "unlike", "namely", "recommend",
-			"consider", "choose", "compare", "comparing", "between", "avoid", "skip", "try",
-			"evita", "evite", "prueba", "prova", "elige", "scegli", "kies", "probeer", "vermijd", "essayez", "évitez", "vermeide":
+			"consider", "choose", "compare", "comparing", "between":
 			return !featureNouns[word(toks, k-2)]
+		case "avoid", "skip", "try", "evita", "evite", "prueba", "prova", "elige", "scegli", "kies", "probeer", "vermijd",
+			"essayez", "évitez", "vermeide":
+			return !p.ordinary // "Avoid Goldcar", not "skip Wi-Fi"
 		case "come", "como", "comme", "zoals", "wie":
 			// "like" of other languages: "come Martelli o Faella".
 			return k-2 >= 0 && !toks[k-2].punct && !capitalised(e.d.text[toks[k-1].start:toks[k-1].end])

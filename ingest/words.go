@@ -193,6 +193,7 @@ var commonWords = wordSet(`
 	willing wise wonderful wooden working worried worth wrong young
 	latest news breaking developments development activity activities overview results update updates
 	prepaid postpaid unlocked refurbished olympic paralympic wireless cordless gas-powered battery-powered
+	wi-fi wifi bluetooth usb usb-c hdmi ethernet
 	geological volcanic eruption eruptions cultural political social environmental economic`)
 
 var stopNames = wordSet(`i we you he she it they me us them my our your his her its their this that these those
@@ -233,7 +234,7 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	worth safer sturdier gentler kinder engaging well-made durable sharper roomy tasty saporita ottima
 	ottimo ottime migliore migliori consigliate consigliati consigliata consigliato handig geprezen populair
 	populaire valoradas valorados valorada mejor melhor melhores recomendado recomendada idéal idéale
-	excellente fiables fiable praktisch empfehlenswert beliebt beliebte beliebten`)
+	excellente fiables fiable praktisch empfehlenswert beliebt beliebte beliebten supportive`)
 
 var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
 	complaints hikes hike upselling outages outage caps heavy louder icier firmer pricier noisy noisier
@@ -248,7 +249,8 @@ var negativeWords = wordSet(`breach breached stolen flagged warning warnings sag
 	breaks dents dented discontinued faint flimsy irritation lawsuit lawsuits lawsuits useless wobbly
 	gritty upsells unjustifiable overrated slippery brittle irrégulière irrégulier irrégulièrement
 	cher chère wisselend duur slecht reclamações reclamação instabilidade reclamaciones caro cara
-	scarso scarsa poco deludente teuer schlecht unzuverlässig`)
+	scarso scarsa poco deludente teuer schlecht unzuverlässig narrow mandatory investigation investigated
+	probe recalled recall recalls fined penalty`)
 
 var abbreviations = wordSet(`e.g i.e vs v mr mrs ms dr prof sr jr st inc ltd co corp no nos approx fig ca cf al
 	u.s u.k e.u a.m p.m dept est ft mt vol pp jan feb mar apr jun jul aug sep sept oct nov dec`)
@@ -302,7 +304,7 @@ var corporateWords = wordSet(`labs lab inc co corp corporation company group ban
 	insurance energy airlines apparel outdoors footwear kitchen home hub works industries international
 	holdings financial mobile wireless games entertainment pharmaceuticals cosmetics beauty analytics cloud
 	hq software supply workshop toolkit bench ledger digital hub plumbing roofing heating cooling electric
-	electrical landscaping construction cleaning movers realty dental`)
+	electrical landscaping construction cleaning movers realty dental optics`)
 
 // productWords are the model and line words of product names ("Pro",
 // "Max", "CRM"): a name followed by them names a product of that company.
@@ -347,6 +349,8 @@ var predicateVerbs = wordSet(`drew earned received faced published publishes not
 	run sells sell ships ship wins win beats beat keeps keep feels feel looks look suits suit covers cover
 	stores store learns learn lacks lack can could will would may might should does do did also
 	tastes taste mixes lasts last holds hold comes come stands stand shows show trails trail
+	helps help rents rent tracks builds build syncs accepts accept allows allow lists focuses requires require
+	costs sends send pays pay hosts host sets lacks handles handle
 	es son está están tiene tienen ofrece ofrecen suele cobra é são tem têm oferece oferecem est sont offre
 	offrent propose ist sind hat bietet zijn heeft biedt è sono ha hanno`)
 
@@ -401,7 +405,7 @@ var leadingFunctionWords = wordSet(`the a an like unlike including include inclu
 	versus vs between from to in on at by of as via per than about then so because since our my your their its his
 	her this that these those some many most all any each every other another such what which who why how where here
 	there get go see check visit explore opt prefer prefers meanwhile plus top best avoid skip comparing compared
-	according using o os el los il lo gli het evita evite eviten prueba prova elige scegli kies probeer vermijd
+	according using several numerous various multiple certain o os el los il lo gli het evita evite eviten prueba prova elige scegli kies probeer vermijd
 	essayez évitez choisissez vermeide`)
 
 // entityHeaders name what a table's rows are when the rows are options.
@@ -435,7 +439,7 @@ var articles = wordSet(`the o os el los il lo gli het`)
 // priceNouns name what a customer pays: rising or high, they are a price
 // complaint.
 var priceNouns = wordSet(`price prices pricing cost costs premium premiums fee fees rate rates renewal
-	subscription subscriptions`)
+	subscription subscriptions precio precios tarifa tarifas preço preços prix tarif tarifs preis preise prezzi prezzo`)
 
 // nameArticles open a multi-word brand name without naming a company on
 // their own ("La Roche-Posay", "Das Keyboard").
@@ -456,3 +460,8 @@ var prepositions = wordSet(`on in at with for from`)
 // makers are companies whose name before another word always names one of
 // their products ("Google Analytics", "Microsoft Defender").
 var makers = wordSet(`google microsoft apple amazon samsung sony meta adobe intel nvidia`)
+
+// imperatives advise choosing what follows when they open a clause ("If
+// you want the best, try …"), in English and the other languages answers
+// come in.
+var imperatives = wordSet(`try choose pick prova prueba elige scegli kies probeer essayez choisissez`)
