@@ -293,7 +293,8 @@ func firstBrandOf(v *sentenceView, brand int) int {
 func describesSubject(toks []token, i int) bool {
 	switch word(toks, i) {
 	case "which":
-		return word(toks, i+1) == "makes" || word(toks, i+1) == "make"
+		next := word(toks, i+1)
+		return next == "makes" || next == "make" || next == "is" && word(toks, i+2) == "why"
 	case "making":
 		return word(toks, i+1) == "it" || word(toks, i+1) == "them"
 	}
@@ -528,6 +529,9 @@ func predicateComparative(toks []token, i int) bool {
 	w := word(toks, i)
 	if w == "" {
 		return false
+	}
+	if word(toks, i+1) == "known" {
+		return false // "better known for its health reports"
 	}
 	if w == "more" || w == "less" {
 		if nw := word(toks, i+1); nw == "" || nw == "than" || allDigits(nw) {

@@ -40,6 +40,10 @@ func tokenize(text []rune, start, end int) []token {
 					j += 2
 					continue
 				}
+				if text[j] == ',' && j+1 < end && unicode.IsDigit(text[j-1]) && unicode.IsDigit(text[j+1]) {
+					j += 2 // "3,000"
+					continue
+				}
 				break
 			}
 			t := token{start: i, end: j}

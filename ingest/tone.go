@@ -59,6 +59,9 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		if (toks[i].w == "skip" || toks[i].w == "avoid") && !(k > i && k-i <= 4) {
 			continue // "skip the Ode and look at the Breville": aimed at another
 		}
+		if i > 0 && !toks[i-1].punct && capitalised(e.d.text[toks[i].start:toks[i].end]) && capitalised(e.d.text[toks[i-1].start:toks[i-1].end]) {
+			continue // "Huggies Little Snugglers": a word of a name
+		}
 		p := polarity(toks, i)
 		if p == 0 {
 			continue
@@ -168,6 +171,9 @@ func polarity(toks []token, i int) int {
 		if prev == "hidden" || prev == "extra" || prev == "high" {
 			p = -1
 		}
+		if w == "charges" && (priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)]) {
+			p = -1 // "charges monthly fees"
+		}
 	case "out":
 		if prev == "stands" || prev == "stand" {
 			p = 1
@@ -208,9 +214,17 @@ func polarity(toks []token, i int) int {
 		if word(toks, i+1) == "the" || word(toks, i+1) == "as" {
 			p = -1 // "twice the price", "twice as much"
 		}
+	case "fast", "quickly":
+		if negativeWords[prev] {
+			p = 0 // "get expensive fast"
+		}
 	case "lower", "lowest":
 		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
 			p = 1 // "a lower annual fee"
+		}
+	case "charge", "cobra", "cobran", "facture", "berechnet":
+		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
+			p = -1 // "cobra tarifas mensais": charges monthly fees
 		}
 	case "raises", "raise", "raised", "hikes", "sube", "suben", "subió", "aumenta", "aumentan", "augmente", "erhöht", "verhoogt":
 		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
@@ -251,11 +265,16 @@ func polarity(toks []token, i int) int {
 			p = -1
 		}
 	}
-	// "Top options", "Popular options include": no praise of an option.
-	if neutralLeadWords[w] && optionNouns[word(toks, i+1)] {
-		p = 0
+	// "Top options", "Popular organic cotton sheet brands include": no
+	// praise of an option.
+	if neutralLeadWords[w] {
+		for j := i + 1; j < len(toks) && j-i <= 4 && !toks[j].punct && !predicateVerbs[toks[j].w]; j++ {
+			if optionNouns[toks[j].w] {
+				p = 0
+			}
+		}
 	}
-	if p != 0 && negated(toks, i) {
+	if p != 0 && negated(toks, i) && !(w == "like" && prev == "nothing") {
 		p = -p
 	}
 	return p

@@ -234,7 +234,7 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	worth safer sturdier gentler kinder engaging well-made durable sharper roomy tasty saporita ottima
 	ottimo ottime migliore migliori consigliate consigliati consigliata consigliato handig geprezen populair
 	populaire valoradas valorados valorada mejor melhor melhores recomendado recomendada idéal idéale
-	excellente fiables fiable praktisch empfehlenswert beliebt beliebte beliebten supportive`)
+	excellente fiables fiable praktisch empfehlenswert beliebt beliebte beliebten supportive effective`)
 
 var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
 	complaints hikes hike upselling outages outage caps heavy louder icier firmer pricier noisy noisier
