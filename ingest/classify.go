@@ -330,7 +330,8 @@ func recommendationCue(toks []token, i int) bool {
 	case strings.HasPrefix(w, "recommend"), strings.HasPrefix(w, "suggest"), strings.HasPrefix(w, "recommand"),
 		strings.HasPrefix(w, "recomiend"), strings.HasPrefix(w, "recomend"), strings.HasPrefix(w, "raccomand"),
 		strings.HasPrefix(w, "consiglia"), strings.HasPrefix(w, "empfehl"), strings.HasPrefix(w, "empfiehlt"), strings.HasPrefix(w, "aanbev"):
-		return !negated(toks, i) && word(toks, i+1) != "against" && word(toks, i+1) != "that"
+		next := word(toks, i+1)
+		return !negated(toks, i) && next != "against" && next != "that" && next != "avoiding" && next != "skipping"
 	}
 	switch w {
 	case "choose", "chooses", "pick", "picks", "prefer", "prefers":
@@ -474,11 +475,26 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 		return false
 	}
 	for i := range toks {
-		if (v.clause[i] == c || v.clause[i] > c && !v.clauseHasBrand(v.clause[i]) && v.kind[v.clause[i]] != 'w') && predicateComparative(toks, i) {
+		if (v.clause[i] == c || v.clause[i] > c && !v.clauseHasBrand(v.clause[i]) && v.kind[v.clause[i]] != 'w') && predicateComparative(toks, i) &&
+			!v.thanOther(i) {
 			return true
 		}
 	}
 	return false
+}
+
+// thanOther reports whether the comparative at i is measured against
+// something other than a brand ("pricier than a hotel").
+func (v *sentenceView) thanOther(i int) bool {
+	if word(v.toks, i+1) != "than" {
+		return false
+	}
+	for j := i + 2; j < len(v.toks) && j <= i+4; j++ {
+		if v.brandAt[j] >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // asBefore reports whether an "as" opens the comparison the "as" at i

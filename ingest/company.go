@@ -76,6 +76,12 @@ func (e *extraction) companyName(p phrase) string {
 	text := func(t token) []rune { return d.text[t.start:t.end] }
 	n := len(ts)
 	model := false
+	for j := 1; j < n-1; j++ {
+		if rs := text(ts[j]); hasDigit(rs) && !(corporateWords[ts[n-1].w] && !isCommonWord(ts[n-1].w)) {
+			n, model = j, true // "Verizon 5G Home": the model and what follows it
+			break
+		}
+	}
 	for n > 1 {
 		rs := text(ts[n-1])
 		if productWords[ts[n-1].w] && n == 2 && isCommonWord(ts[0].w) {

@@ -1,5 +1,7 @@
 package ingest
 
+import "strings"
+
 // Qualifier: whether the claim about a brand is restricted to a reader
 // situation ("if you need…", "for teams that…", "best for X").
 
@@ -73,6 +75,10 @@ func conditionalCue(toks []token, i int) bool {
 			switch word(toks, k) {
 			case "that", "who", "whose", "with", "looking", "needing", "wanting", "seeking", "requiring":
 				return k > i+1
+			}
+			// "for companies hiring a few roles": a participle after a plural
+			if w := word(toks, k); k > i+1 && strings.HasSuffix(w, "ing") && len(w) > 5 && strings.HasSuffix(word(toks, k-1), "s") && !ingNouns[w] {
+				return true
 			}
 		}
 	case "to":

@@ -43,6 +43,7 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 	c := v.clause[k]
 	main, but := 0, 0
 	butNegated := false // a "but" clause of the brand's that negates: "but it can't grind fine enough"
+	butClause := false  // the brand has a clause after "but"
 	cond := -1          // clause of a running "if" clause: the reader's need, not the brand
 	for i := range toks {
 		ci := v.clause[i]
@@ -53,8 +54,12 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		if !mine[ci] || ci == cond {
 			continue
 		}
-		if v.kind[ci] == 'b' && (ci > c || ci == c && ci > 0 && mine[ci-1]) && (negators[toks[i].w] || strings.HasSuffix(toks[i].w, "n't")) && !toks[i].punct {
-			butNegated = true
+		if v.kind[ci] == 'b' && (ci > c || ci == c && ci > 0 && mine[ci-1]) && !toks[i].punct {
+			butClause = true
+			// "but it can't grind fine enough", "but the hardware costs $349"
+			if negators[toks[i].w] || strings.HasSuffix(toks[i].w, "n't") || toks[i].w == "costs" && (word(toks, i+1) == "" || allDigits(word(toks, i+1))) {
+				butNegated = true
+			}
 		}
 		if (toks[i].w == "skip" || toks[i].w == "avoid") && !(k > i && k-i <= 4) {
 			continue // "skip the Ode and look at the Breville": aimed at another
@@ -85,6 +90,11 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 	}
 	if butNegated {
 		return -1
+	}
+	if butClause && main != 0 {
+		// "A, but B" with nothing evaluative in B: B sets itself against
+		// A ("Excellent grip, but it shows its age quickly").
+		return -sign(main)
 	}
 	return sign(main)
 }

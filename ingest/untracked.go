@@ -681,6 +681,15 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	if firstNames[toks[p.from].w] || e.gerund(p) {
 		return false // a person; "Dropshipping is …"
 	}
+	if p.to-p.from == 1 && p.from == firstWord(toks) {
+		w, rs := toks[p.from].w, e.d.text[toks[p.from].start:toks[p.from].end]
+		if strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && pluralVerbs[word(toks, p.to)] && !mixedCase(rs) {
+			return false // "Portions are generous": a plural noun
+		}
+		if i := strings.IndexByte(w, '-'); i > 0 && !hasUpper(rs[i+1:]) {
+			return false // "Mid-handicappers may": a compound word
+		}
+	}
 	if toks[p.to-1].poss {
 		return true
 	}

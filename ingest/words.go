@@ -234,7 +234,8 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	worth safer sturdier gentler kinder engaging well-made durable sharper roomy tasty saporita ottima
 	ottimo ottime migliore migliori consigliate consigliati consigliata consigliato handig geprezen populair
 	populaire valoradas valorados valorada mejor melhor melhores recomendado recomendada idéal idéale
-	excellente fiables fiable praktisch empfehlenswert beliebt beliebte beliebten supportive effective`)
+	excellente fiables fiable praktisch empfehlenswert beliebt beliebte beliebten beliebtesten supportive effective
+	helps maior boa bom boas bons barato barata baratos baratas solide`)
 
 var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
 	complaints hikes hike upselling outages outage caps heavy louder icier firmer pricier noisy noisier
@@ -249,7 +250,7 @@ var negativeWords = wordSet(`breach breached stolen flagged warning warnings sag
 	breaks dents dented discontinued faint flimsy irritation lawsuit lawsuits lawsuits useless wobbly
 	gritty upsells unjustifiable overrated slippery brittle irrégulière irrégulier irrégulièrement
 	cher chère wisselend duur slecht reclamações reclamação instabilidade reclamaciones caro cara
-	scarso scarsa poco deludente teuer schlecht unzuverlässig narrow mandatory investigation investigated
+	scarso scarsa poco deludente teuer schlecht unzuverlässig mandatory priciest probleme problemen problemas investigation investigated
 	probe recalled recall recalls fined penalty`)
 
 var abbreviations = wordSet(`e.g i.e vs v mr mrs ms dr prof sr jr st inc ltd co corp no nos approx fig ca cf al
@@ -376,7 +377,7 @@ var comparativeFillers = wordSet(`necessarily really any a an the slightly much 
 	sometimes bit lot way also still considerably somewhat marginally`)
 
 var comparativeLeads = wordSet(`cost costs is are be being was were feels feel runs run gets get looks look seems sounds and but
-	or offers offer has have gives give delivers deliver provides provide it's`)
+	or offers offer has have gives give delivers deliver provides provide it's it them`)
 
 var optionNouns = wordSet(`option options choice choices pick picks contender contenders provider providers tool tools
 	brand brands alternative alternatives platform platforms app apps service services product products`)
@@ -424,7 +425,7 @@ var notAdvice = wordSet(`worst last wrong only final weakest poorest riskiest`)
 
 // Clause words: "but" and "though" of English and the other languages
 // answers come in ("pero", "mais", "aunque").
-var butWords = wordSet(`but yet however pero mais mas porém porem ma maar aber`)
+var butWords = wordSet(`but yet however pero mais mas porém porem ma maar aber allerdings jedoch cependant`)
 
 var thoughWords = wordSet(`though although aunque embora obwohl hoewel`)
 
@@ -450,7 +451,8 @@ var nameArticles = wordSet(`la le el los las les das der die il lo the`)
 var productMakers = map[string]string{
 	"chrome": "Google", "gmail": "Google", "pixel": "Google", "edge": "Microsoft", "windows": "Microsoft",
 	"xbox": "Microsoft", "iphone": "Apple", "ipad": "Apple", "macbook": "Apple", "imac": "Apple", "mac": "Apple", "airpods": "Apple",
-	"kindle": "Amazon", "alexa": "Amazon", "playstation": "Sony", "galaxy": "Samsung",
+	"kindle": "Amazon", "alexa": "Amazon", "playstation": "Sony", "galaxy": "Samsung", "onedrive": "Microsoft",
+	"icloud": "Apple",
 }
 
 // prepositions may stand between "than" and what it measures against
@@ -465,3 +467,13 @@ var makers = wordSet(`google microsoft apple amazon samsung sony meta adobe inte
 // you want the best, try …"), in English and the other languages answers
 // come in.
 var imperatives = wordSet(`try choose pick prova prueba elige scegli kies probeer essayez choisissez`)
+
+// ingNouns end in "-ing" without being a participle that restricts who a
+// claim is for ("for teams using", not "for sales including").
+var ingNouns = wordSet(`including during pricing shipping hosting marketing training tracking streaming clothing
+	cooking running hiking camping morning evening building wedding booking banking something nothing
+	everything anything according regarding`)
+
+// pluralVerbs agree with a plural subject: after a capitalised plural at a
+// sentence start they show a common noun ("Portions are generous").
+var pluralVerbs = wordSet(`are were have tend remain come look feel run`)
