@@ -72,6 +72,9 @@ func (e *extraction) view(ui int) *sentenceView {
 			boundary = true
 		case !t.punct && i > 0:
 			kind = clauseKind(t.w)
+			if t.w == "mais" && toks[i-1].w != "," {
+				kind = 0 // Portuguese "mais" is "more"; French "mais" follows a comma
+			}
 			boundary = kind != 0
 		}
 		if boundary {

@@ -124,6 +124,8 @@ func (e *extraction) companyName(p phrase) string {
 			// "**Topo Chico:**", "**Hello Bello** –": a label of two words
 			// and no model is the brand's whole name, unless its first word
 			// is written alone ("Zoho Sign" beside "Zoho's other apps").
+		case len(ts) == 2 && second.poss && !model && !productWords[second.w]:
+			// "Kirkland Signature's tour ball": what owns is the company
 		case len(ts) == 2 && isCommonWord(second.w) && strings.HasSuffix(second.w, "s") && !productWords[second.w]:
 			// "Vivid Seats", "Healthy Paws": a plural noun names the company.
 		case productWords[second.w], len(rest) >= 2, !isCommonWord(second.w), ordinaryWords(rest) && !e.leadPhrase(p):

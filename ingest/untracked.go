@@ -45,11 +45,15 @@ func (e *extraction) recogniseUntracked() []string {
 	// Lists and tables of brands: most leads are brands.
 	leads := map[int][]phrase{} // list -> lead phrases
 	var headings []phrase
-	namedAtLevel := map[int]int{} // heading level -> headings led by a name
+	namedAtLevel := map[int]int{}    // heading level -> headings led by a name
+	lowerLeads := map[int][]string{} // list -> bold lower-case leads ("**comdirect** –")
 	for ui, u := range d.units {
 		l := d.lines[u.line]
 		if u.start != l.start {
 			continue
+		}
+		if name, ok := e.lowerCaseLabel(ui); ok && l.kind == lineItem {
+			lowerLeads[l.list] = append(lowerLeads[l.list], name)
 		}
 		if p, ok := e.lead(ui); ok {
 			switch {
@@ -99,6 +103,21 @@ func (e *extraction) recogniseUntracked() []string {
 	for _, h := range d.lines {
 		if h.kind == lineHeader {
 			e.headerCells(h, accept)
+		}
+	}
+	// A lower-case bold lead names a brand ("**comdirect** –") in a list
+	// whose other leads are brands.
+	for list, ns := range lowerLeads {
+		brands := 0
+		for _, p := range leads[list] {
+			if p.tracked || !p.ordinary {
+				brands++
+			}
+		}
+		if brands >= 2 {
+			for _, n := range ns {
+				accept(n)
+			}
 		}
 	}
 	for _, l := range d.links {
@@ -416,6 +435,27 @@ func (e *extraction) linkName(l span) (string, bool) {
 	return cleanName(string(text)), true
 }
 
+// lowerCaseLabel returns the bold word that opens sentence ui when it is
+// one lower-case word no dictionary holds, set off by a separator
+// ("**comdirect** – …").
+func (e *extraction) lowerCaseLabel(ui int) (string, bool) {
+	toks := e.tokens(ui)
+	lead := firstWord(toks)
+	if lead < 0 || lead+1 >= len(toks) {
+		return "", false
+	}
+	t := toks[lead]
+	rs := e.d.text[t.start:t.end]
+	if !unicode.IsLower(rs[0]) || isCommonWord(t.w) || hasDigit(rs) && !unicode.IsLetter(rs[len(rs)-1]) || !e.inBold(t.start) || e.inBold(toks[lead+1].start) {
+		return "", false
+	}
+	switch toks[lead+1].w {
+	case ":", "–", "—", "-":
+		return string(rs), true
+	}
+	return "", false
+}
+
 // gerund reports whether a phrase is one word ending in "-ing"
 // ("Dropshipping", "Onboarding"): an activity, not a brand.
 func (e *extraction) gerund(p phrase) bool {
@@ -445,11 +485,25 @@ func (e *extraction) labelLike(p phrase) bool {
 	if p.to-p.from < 2 && !strings.Contains(last.w, "-") || corporateWords[last.w] || camelCase(head) || hasDigit(head) {
 		return false // "AliExpress Dropshipping" is a name
 	}
+	if first := toks[p.from].w; p.to-p.from >= 2 && !isCommonWord(first) && !adjectiveLike(first) {
+		return false // "Trifecta Nutrition": a coined word leads a name, not "Dynamic Typing"
+	}
 	w := last.w
 	if i := strings.LastIndexByte(w, '-'); i >= 0 {
 		w = w[i+1:]
 	}
 	return attributeWord(w) || strings.HasSuffix(w, "ed") && len(w) > 4
+}
+
+// adjectiveLike reports whether a word ends like an English adjective
+// ("dynamic", "political", "reactive").
+func adjectiveLike(w string) bool {
+	for _, suf := range []string{"ic", "al", "ive", "ous", "ful", "able", "ible", "ent", "ant", "ed", "ing", "ary", "less"} {
+		if strings.HasSuffix(w, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // optionHeading reports whether a heading names one option: the name alone,
@@ -694,7 +748,7 @@ func (e *extraction) subject(ui int, p phrase) bool {
 		return true
 	}
 	to := e.enumerationEnd(ui, p.to)
-	if to+1 < len(toks) && toks[to].w == "," && (word(toks, to+1) == "which" || word(toks, to+1) == "who") {
+	if to+1 < len(toks) && toks[to].w == "," && relativePronouns[word(toks, to+1)] {
 		return !p.ordinary // "Herman Miller, which acquired Fully"
 	}
 	next := word(toks, to)

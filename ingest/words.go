@@ -235,7 +235,7 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	ottimo ottime migliore migliori consigliate consigliati consigliata consigliato handig geprezen populair
 	populaire valoradas valorados valorada mejor melhor melhores recomendado recomendada idéal idéale
 	excellente fiables fiable praktisch empfehlenswert beliebt beliebte beliebten beliebtesten supportive effective
-	helps maior boa bom boas bons barato barata baratos baratas solide`)
+	helps maior boa bom boas bons barato barata baratos baratas solide gut elogiado elogiada`)
 
 var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
 	complaints hikes hike upselling outages outage caps heavy louder icier firmer pricier noisy noisier
@@ -477,3 +477,7 @@ var ingNouns = wordSet(`including during pricing shipping hosting marketing trai
 // pluralVerbs agree with a plural subject: after a capitalised plural at a
 // sentence start they show a common noun ("Portions are generous").
 var pluralVerbs = wordSet(`are were have tend remain come look feel run`)
+
+// relativePronouns open a clause saying more of the name before them
+// ("Herman Miller, which acquired …", "O Mercadona, que chegou …").
+var relativePronouns = wordSet(`which who que qui che`)
