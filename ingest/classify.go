@@ -382,7 +382,10 @@ func recommendationCue(toks []token, i int) bool {
 		return word(toks, i+1) == "to" && word(toks, i+2) == "get"
 	case "consider":
 		prev := word(toks, i-1)
-		return prev == "should" || prev == "might" || prev == "could" || i == firstWord(toks)
+		return prev == "should" || prev == "might" || prev == "could" || i == firstWord(toks) || i > 0 && toks[i-1].w == ","
+	case "top-rated", "highest-rated", "best-rated", "best-reviewed":
+		// "is the top-rated all-weather tire", not "the best-reviewed options include"
+		return word(toks, i-1) == "the" && !optionNouns[word(toks, i+1)] && !optionNouns[word(toks, i+2)] && word(toks, i+1) != "ones"
 	case "winner", "go-to", "must-have":
 		return true
 	}
@@ -553,8 +556,8 @@ func predicateComparative(toks []token, i int) bool {
 		return false // "better known for its health reports"
 	}
 	if w == "more" || w == "less" {
-		if nw := word(toks, i+1); nw == "" || nw == "than" || allDigits(nw) {
-			return false
+		if nw := word(toks, i+1); (nw == "" || nw == "than" || allDigits(nw)) && !costVerbs[word(toks, i-1)] {
+			return false // but "cost less, though …"
 		}
 	} else if !comparatives[w] {
 		return false

@@ -77,7 +77,7 @@ func conditionalCue(toks []token, i int) bool {
 				return k > i+1
 			}
 			// "for companies hiring a few roles": a participle after a plural
-			if w := word(toks, k); k > i+1 && strings.HasSuffix(w, "ing") && len(w) > 5 && strings.HasSuffix(word(toks, k-1), "s") && !ingNouns[w] {
+			if w, n := word(toks, k), word(toks, k-1); k > i+1 && strings.HasSuffix(w, "ing") && len(w) > 5 && strings.HasSuffix(n, "s") && len(n) > 4 && !stopNames[n] && !ingNouns[w] {
 				return true
 			}
 		}

@@ -166,7 +166,7 @@ func polarity(toks []token, i int) int {
 		p = 1
 	case negativeWords[w]:
 		p = -1
-	case strings.HasPrefix(w, "better-") || strings.HasPrefix(w, "best-") || strings.HasPrefix(w, "highly-") || strings.HasPrefix(w, "well-"):
+	case strings.HasPrefix(w, "better-") || strings.HasPrefix(w, "best-") || strings.HasPrefix(w, "highly-") || strings.HasPrefix(w, "well-") || strings.HasPrefix(w, "top-"):
 		p = 1 // "better-reviewed", "highly-rated"
 	case strings.HasPrefix(w, "poorly-") || strings.HasPrefix(w, "badly-") || strings.HasPrefix(w, "worst-"):
 		p = -1
@@ -224,9 +224,12 @@ func polarity(toks []token, i int) int {
 		if word(toks, i+1) == "the" || word(toks, i+1) == "as" {
 			p = -1 // "twice the price", "twice as much"
 		}
-	case "fast", "quickly":
+	case "fast", "quickly", "faster", "quicker":
 		if negativeWords[prev] {
 			p = 0 // "get expensive fast"
+		}
+		if wearVerbs[prev] {
+			p = -1 // "wears faster", "drains quickly"
 		}
 	case "lower", "lowest":
 		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
@@ -277,7 +280,7 @@ func polarity(toks []token, i int) int {
 	}
 	// "Top options", "Popular organic cotton sheet brands include": no
 	// praise of an option.
-	if neutralLeadWords[w] {
+	if neutralLeadWords[w] && prev != "most" && prev != "more" {
 		for j := i + 1; j < len(toks) && j-i <= 4 && !toks[j].punct && !predicateVerbs[toks[j].w]; j++ {
 			if optionNouns[toks[j].w] {
 				p = 0

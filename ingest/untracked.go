@@ -188,7 +188,7 @@ func (e *extraction) phrases(ui int) []phrase {
 	toks := e.tokens(ui)
 	var out []phrase
 	for k := 0; k < len(toks); {
-		if !e.isNameToken(toks[k], true) || e.inChip(toks[k].start) {
+		if !e.isNameToken(toks[k], true) && !e.boldNumberName(toks, k) || e.inChip(toks[k].start) {
 			k++
 			continue
 		}
@@ -202,7 +202,8 @@ func (e *extraction) phrases(ui int) []phrase {
 				j++
 				continue
 			}
-			if (string(gap) == " " || gap == nil) && nameConnectors[toks[j].w] && j+1 < len(toks) && e.isNameToken(toks[j+1], false) &&
+			if (string(gap) == " " || gap == nil) && nameConnectors[toks[j].w] && !andWords[toks[j].w] && toks[j].w != "et" && toks[j].w != "und" &&
+				j+1 < len(toks) && e.isNameToken(toks[j+1], false) &&
 				(toks[j].w == "&" || toks[j].w == "+" || !capitalised(e.d.text[toks[j].start:toks[j].end])) {
 				j += 2
 				continue
@@ -252,6 +253,11 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	}
 	if stopOnly(words) {
 		p.rejected = true
+	}
+	if rs := d.text[toks[from].start:toks[from].end]; p.initial && strings.Contains(toks[from].w, "-") {
+		if i := strings.LastIndexByte(string(rs), '-'); i > 0 && i+1 < len(string(rs)) && unicode.IsLower([]rune(string(rs)[i+1:])[0]) {
+			p.rejected = true // "Well-reviewed OTC options", "At-home brands"
+		}
 	}
 	// "the Kayano", "the XPS 13": a product; "Post-it® Super Sticky": the
 	// product of the brand right before it; "BPme": a tracked brand's.
@@ -586,6 +592,15 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			return word(toks, k-2) == "such" && !featureNouns[word(toks, k-3)] || k-1 == firstWord(toks) && word(toks, p.to) == "notes"
 		case "example", "instance":
 			return word(toks, k-2) == "for"
+		case "from":
+			// "a camera from Wyze or Eufy": a maker, unless a place or person
+			if !p.ordinary && !p.initial && !e.placeOrPerson(p) && !sourceNouns[word(toks, k-2)] {
+				return true // not "lab tests from AV-Test"
+			}
+			switch word(toks, k-2) {
+			case "alternatives", "options", "brands", "models", "picks", "choices", "those":
+				return true
+			}
 		case "by":
 			switch word(toks, k-2) {
 			case "survey", "study", "report", "published", "research", "analysis", "guide", "data", "benchmark",
@@ -596,11 +611,6 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 		case "to", "with":
 			switch word(toks, k-2) {
 			case "go", "starting", "compared", "alternative", "alternatives", "similar", "comparable", "relative":
-				return true
-			}
-		case "from":
-			switch word(toks, k-2) {
-			case "alternatives", "options", "brands", "models", "picks", "choices", "those":
 				return true
 			}
 		case "are":
@@ -832,6 +842,30 @@ func describedFrom(toks []token, k int) int {
 		}
 	}
 	return k
+}
+
+// boldNumberName reports whether token k is a number opening a bold name
+// ("**24 Hour Fitness**").
+func (e *extraction) boldNumberName(toks []token, k int) bool {
+	if !allDigits(toks[k].w) || k+1 >= len(toks) || !e.isNameToken(toks[k+1], false) || e.d.text[toks[k].end] != ' ' {
+		return false
+	}
+	for _, b := range e.d.bold {
+		if b.start == toks[k].start {
+			return true
+		}
+	}
+	return false
+}
+
+// placeOrPerson reports whether a phrase names a place or a person.
+func (e *extraction) placeOrPerson(p phrase) bool {
+	for _, t := range e.tokens(p.unit)[p.from:p.to] {
+		if properNames[t.w] || geographicWords[t.w] || firstNames[t.w] {
+			return true
+		}
+	}
+	return false
 }
 
 // contraction reports whether a word is a contraction ("don't", "i'd"),

@@ -268,7 +268,7 @@ var publishers = wordSet(`g2 capterra trustradius trustpilot reddit quora youtub
 
 // publicBodies are regulators and public institutions, written as acronyms
 // or names.
-var publicBodies = wordSet(`rbi ecb boe fed federal_reserve reserve_bank_of_india fda ftc fcc epa nhs cnil sec irs cdc who eu un oecd nist gdpr cfpb ofcom
+var publicBodies = wordSet(`mit harvard stanford oxford cambridge rbi ecb boe fed federal_reserve reserve_bank_of_india fda ftc fcc epa nhs cnil sec irs cdc who eu un oecd nist gdpr cfpb ofcom
 	bafin nhtsa usda hhs ico cma doj`)
 
 // programmingLanguages are languages and runtimes, never brands.
@@ -376,7 +376,7 @@ var comparatives = wordSet(`cheaper pricier costlier better worse faster slower 
 var comparativeFillers = wordSet(`necessarily really any a an the slightly much far even noticeably significantly generally usually often
 	sometimes bit lot way also still considerably somewhat marginally`)
 
-var comparativeLeads = wordSet(`cost costs is are be being was were feels feel runs run gets get looks look seems sounds and but
+var comparativeLeads = wordSet(`make makes cost costs is are be being was were feels feel runs run gets get looks look seems sounds and but
 	or offers offer has have gives give delivers deliver provides provide it's it them`)
 
 var optionNouns = wordSet(`option options choice choices pick picks contender contenders provider providers tool tools
@@ -466,7 +466,7 @@ var makers = wordSet(`google microsoft apple amazon samsung sony meta adobe inte
 // imperatives advise choosing what follows when they open a clause ("If
 // you want the best, try …"), in English and the other languages answers
 // come in.
-var imperatives = wordSet(`try choose pick prova prueba elige scegli kies probeer essayez choisissez`)
+var imperatives = wordSet(`try choose pick consider prova prueba elige scegli kies probeer essayez choisissez`)
 
 // ingNouns end in "-ing" without being a participle that restricts who a
 // claim is for ("for teams using", not "for sales including").
@@ -481,3 +481,15 @@ var pluralVerbs = wordSet(`are were have tend remain come look feel run`)
 // relativePronouns open a clause saying more of the name before them
 // ("Herman Miller, which acquired …", "O Mercadona, que chegou …").
 var relativePronouns = wordSet(`which who que qui che`)
+
+// costVerbs before "more" or "less" make it a comparison of price ("cost
+// less").
+var costVerbs = wordSet(`cost costs weigh weighs charge charges`)
+
+// wearVerbs before "faster" make it a weakness ("wears faster").
+var wearVerbs = wordSet(`wear wears wore drain drains die dies break breaks fade fades degrade degrades`)
+
+// sourceNouns before "from" name what a publisher or lab gives, not a
+// product ("tests from AV-Test", "reviews from Wirecutter").
+var sourceNouns = wordSet(`test tests testing review reviews data report reports rating ratings research study
+	studies survey surveys advice guidance quote quotes`)
