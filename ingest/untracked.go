@@ -491,7 +491,7 @@ func (e *extraction) labelLike(p phrase) bool {
 	if p.to-p.from < 2 && !strings.Contains(last.w, "-") || corporateWords[last.w] || camelCase(head) || hasDigit(head) {
 		return false // "AliExpress Dropshipping" is a name
 	}
-	if first := toks[p.from].w; p.to-p.from >= 2 && !isCommonWord(first) && !adjectiveLike(first) {
+	if first := toks[p.from].w; p.to-p.from >= 2 && (!isCommonWord(first) && !adjectiveLike(first) || allDigits(first)) {
 		return false // "Trifecta Nutrition": a coined word leads a name, not "Dynamic Typing"
 	}
 	w := last.w
@@ -604,7 +604,7 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 		case "by":
 			switch word(toks, k-2) {
 			case "survey", "study", "report", "published", "research", "analysis", "guide", "data", "benchmark",
-				"owned", "acquired", "made", "developed", "built", "manufactured", "backed", "operated", "outclassed",
+				"owned", "acquired", "made", "developed", "built", "manufactured", "backed", "operated", "outclassed", "powered",
 				"beaten", "outperformed", "surpassed", "overtaken", "bought":
 				return true
 			}
@@ -765,7 +765,18 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	if !predicateVerbs[next] && !functionWords[next] && !geographicWords[next] && next != "" && predicateVerbs[word(toks, to+1)] {
 		next = word(toks, to+1) // "Avery labels are"
 	}
-	return predicateVerbs[next] && next != "also" || next == "also" && predicateVerbs[word(toks, to+1)]
+	if next == "also" {
+		next = word(toks, to+1)
+	}
+	// "SmileDirectClub shut down", "Exxon settled": a past tense after a
+	// name no dictionary holds.
+	adverb := p.to-p.from == 1 && strings.HasSuffix(toks[p.from].w, "ly") // "Frequently recommended providers"
+	return predicateVerbs[next] || !p.ordinary && !adverb && (pastVerbs[next] || strings.HasSuffix(next, "ed") && len(next) > 4 && !e.capitalisedAt(toks, to))
+}
+
+// capitalisedAt reports whether token i is written with a capital.
+func (e *extraction) capitalisedAt(toks []token, i int) bool {
+	return i < len(toks) && capitalised(e.d.text[toks[i].start:toks[i].end])
 }
 
 // possessor reports whether a phrase of a word no dictionary holds owns

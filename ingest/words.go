@@ -493,3 +493,7 @@ var wearVerbs = wordSet(`wear wears wore drain drains die dies break breaks fade
 // product ("tests from AV-Test", "reviews from Wirecutter").
 var sourceNouns = wordSet(`test tests testing review reviews data report reports rating ratings research study
 	studies survey surveys advice guidance quote quotes`)
+
+// pastVerbs are irregular past tenses that follow a company as the subject
+// of a sentence ("SmileDirectClub shut down in 2023").
+var pastVerbs = wordSet(`shut went paid won lost cut made sold built took got ran began became fell rose`)
