@@ -442,6 +442,12 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			if j < len(toks) && !toks[j].punct && capitalised(e.d.text[toks[j].start:toks[j].end]) && (v.clause[i] == c || v.firstBrand() == k) && earlier {
 				return true
 			}
+		case "of":
+			// "about half the price of the Dyson"
+			if j := i + 1; others && j < len(toks) && priceNouns[word(toks, i-1)] && (v.brandAt[j] >= 0 || word(toks, j) == "the" && j+1 < len(toks) && v.brandAt[j+1] >= 0) &&
+				(word(toks, i-3) == "half" || word(toks, i-3) == "twice" || word(toks, i-3) == "fraction") && v.clause[i] == c {
+				return true
+			}
 		case "as":
 			// "twice as much per serving as Optimum Nutrition"
 			if j := i + 1; others && j < len(toks) && (v.brandAt[j] >= 0 || word(toks, j) == "the" && j+1 < len(toks) && v.brandAt[j+1] >= 0) &&
@@ -474,7 +480,7 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 		}
 	}
 	// "A, while B …": two brands set against each other.
-	if others && (v.kind[c] == 'w' || c+1 < len(v.kind) && v.kind[c+1] == 'w') {
+	if others && (v.kind[c] == 'w' || c+1 < len(v.kind) && v.kind[c+1] == 'w') && v.leadsSide(k) {
 		return true
 	}
 	if !earlier {
@@ -487,6 +493,24 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 		}
 	}
 	return false
+}
+
+// leadsSide reports whether the brand at k is the first brand of its side
+// of an "A, while B" sentence: the sentence's first, or the first after
+// "while" ("including Sigma primes" is neither).
+func (v *sentenceView) leadsSide(k int) bool {
+	for i := k - 1; i >= 0; i-- {
+		if v.kind[v.clause[i]] == 'w' && v.clause[i] != v.clause[k] {
+			break
+		}
+		if v.brandAt[i] >= 0 && v.brandAt[i] != v.brandAt[k] {
+			return false
+		}
+		if v.kind[v.clause[i]] == 'w' && (i == 0 || v.clause[i-1] != v.clause[i]) {
+			break
+		}
+	}
+	return true
 }
 
 // thanOther reports whether the comparative at i is measured against
@@ -581,7 +605,7 @@ func (e *extraction) exampleCue(toks []token, k int) bool {
 	for i := k - 1; i >= 0 && k-i <= 12; i-- {
 		w := word(toks, i)
 		switch {
-		case w == "like" && !feelsLike[word(toks, i-1)], w == "including", w == "e.g":
+		case w == "like" && !feelsLike[word(toks, i-1)], w == "including", w == "e.g", foreignLike[w] && i > 0 && !toks[i-1].punct:
 			return true
 		case w == "as" && word(toks, i-1) == "such":
 			return true

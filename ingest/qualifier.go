@@ -87,7 +87,9 @@ func conditionalCue(toks []token, i int) bool {
 		}
 	case "who":
 		switch word(toks, i-1) {
-		case "those", "people", "anyone", "users", "buyers", "teams":
+		case "those", "people", "anyone", "users", "buyers", "teams", "riders", "runners", "drivers", "travelers", "travellers",
+			"parents", "owners", "families", "beginners", "players", "gamers", "students", "shoppers", "cooks", "homeowners",
+			"renters", "freelancers", "creators", "businesses", "companies":
 			return true
 		}
 	}

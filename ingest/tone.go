@@ -168,6 +168,14 @@ func polarity(toks []token, i int) int {
 		p = -1
 	case strings.HasPrefix(w, "better-") || strings.HasPrefix(w, "best-") || strings.HasPrefix(w, "highly-") || strings.HasPrefix(w, "well-") || strings.HasPrefix(w, "top-"):
 		p = 1 // "better-reviewed", "highly-rated"
+	case strings.HasPrefix(w, "lower-") || strings.HasPrefix(w, "low-"):
+		// "lower-cost" praises, "lower-rated" criticises
+		switch w[strings.IndexByte(w, '-')+1:] {
+		case "cost", "priced", "price", "fee", "fees", "maintenance":
+			p = 1
+		case "rated", "quality", "end", "grade":
+			p = -1
+		}
 	case strings.HasPrefix(w, "poorly-") || strings.HasPrefix(w, "badly-") || strings.HasPrefix(w, "worst-"):
 		p = -1
 	}
@@ -223,6 +231,10 @@ func polarity(toks []token, i int) int {
 	case "twice", "double":
 		if word(toks, i+1) == "the" || word(toks, i+1) == "as" {
 			p = -1 // "twice the price", "twice as much"
+		}
+	case "less":
+		if prev == "for" || prev == "much" && word(toks, i-2) == "for" {
+			return 1 // "sell similar bikes for less"
 		}
 	case "fast", "quickly", "faster", "quicker":
 		if negativeWords[prev] {

@@ -235,7 +235,7 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	ottimo ottime migliore migliori consigliate consigliati consigliata consigliato handig geprezen populair
 	populaire valoradas valorados valorada mejor melhor melhores recomendado recomendada idéal idéale
 	excellente fiables fiable praktisch empfehlenswert beliebt beliebte beliebten beliebtesten supportive effective
-	helps maior boa bom boas bons barato barata baratos baratas solide gut elogiado elogiada`)
+	sturdy helps maior boa bom boas bons barato barata baratos baratas solide gut elogiado elogiada`)
 
 var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
 	complaints hikes hike upselling outages outage caps heavy louder icier firmer pricier noisy noisier
@@ -497,3 +497,6 @@ var sourceNouns = wordSet(`test tests testing review reviews data report reports
 // pastVerbs are irregular past tenses that follow a company as the subject
 // of a sentence ("SmileDirectClub shut down in 2023").
 var pastVerbs = wordSet(`shut went paid won lost cut made sold built took got ran began became fell rose`)
+
+// foreignLike are "like" of other languages ("VPN gratuitas como Hola").
+var foreignLike = wordSet(`como comme come wie zoals`)
