@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,7 @@ import (
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/jobs"
 	"github.com/sightline/sightline/oltp"
+	"github.com/sightline/sightline/schema"
 )
 
 const adminUsage = `usage: sightline admin <command>
@@ -26,9 +28,12 @@ const adminUsage = `usage: sightline admin <command>
   key create --email E --capabilities read,write,organization:manage --orgs all|ID[,ID] [--name N]
   key revoke --id ID
   subscription set --org ID --status active --tier T --interval monthly|yearly --check-budget N
+  analyst access --org ID [--database D] [--user NAME --password-sha256 HEX]
   demo [--base-url URL]
 
-Each command but demo prints one JSON object. demo creates (once) a demo
+Each command but demo prints one JSON object. analyst access prints the
+ClickHouse statements (schema/clickhouse-access) that give the
+organization's analysts read-only access to its rows; it changes nothing. demo creates (once) a demo
 user, organization and subscription, issues a new owner key and prints it
 with example requests.
 `
@@ -48,6 +53,7 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 		"key create":       adminKeyCreate,
 		"key revoke":       adminKeyRevoke,
 		"subscription set": adminSubscriptionSet,
+		"analyst access":   adminAnalystAccess,
 	}
 	var cmd adminCommand
 	var rest []string
@@ -222,4 +228,48 @@ func adminSubscriptionSet(ctx context.Context, tx pgx.Tx, args []string) (any, e
 		OrganizationID: orgID, Status: f["status"], Tier: f["tier"], BillingInterval: f["interval"], CheckBudget: budget,
 	})
 	return map[string]uuid.UUID{"id": id}, err
+}
+
+// adminAnalystAccess renders the ClickHouse DDL that gives an
+// organization's analysts read-only access to its rows
+// (schema/clickhouse-access), with its projects as they are now, and
+// optionally one analyst's user. It changes nothing: an administrator runs
+// the statements on ClickHouse server.
+func adminAnalystAccess(ctx context.Context, tx pgx.Tx, args []string) (any, error) {
+	f, err := flags(args, []string{"org"}, "database", "user", "password-sha256")
+	if err != nil {
+		return nil, err
+	}
+	org, err := parseID("org", f["org"])
+	if err != nil {
+		return nil, err
+	}
+	rows, err := tx.Query(ctx, `SELECT p.id FROM organizations o LEFT JOIN projects p ON p.organization_id = o.id
+		WHERE o.id = $1 ORDER BY p.id`, org)
+	if err != nil {
+		return nil, err
+	}
+	found, err := pgx.CollectRows(rows, pgx.RowTo[*uuid.UUID])
+	if err != nil {
+		return nil, err
+	}
+	if len(found) == 0 {
+		return nil, fmt.Errorf("no organization %s", org)
+	}
+	access := schema.Access{Database: cmp.Or(f["database"], "sightline"), OrganizationID: org}
+	for _, id := range found {
+		if id != nil {
+			access.ProjectIDs = append(access.ProjectIDs, *id)
+		}
+	}
+	var analysts []schema.Analyst
+	if f["user"] != "" || f["password-sha256"] != "" {
+		analysts = append(analysts, schema.Analyst{User: f["user"], PasswordSHA256: f["password-sha256"]})
+	}
+	statements, err := schema.OrganizationAccess(access, analysts...)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"organizationId": org, "role": access.Role(), "projectCount": len(access.ProjectIDs),
+		"statements": statements}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -51,6 +52,13 @@ func TestAdmin(t *testing.T) {
 	}
 	runJSON(t, getenv, "admin", "subscription", "set", "--org", orgID, "--status", "active", "--tier", "pro",
 		"--interval", "monthly", "--check-budget", "5000")
+	access := runJSON(t, getenv, "admin", "analyst", "access", "--org", orgID, "--user", "olive_analyst",
+		"--password-sha256", strings.Repeat("0f", 32))
+	statements, _ := access["statements"].([]any)
+	if access["projectCount"] != 0.0 || len(statements) == 0 ||
+		!strings.Contains(fmt.Sprint(statements), "USING 0") || !strings.Contains(fmt.Sprint(statements), "CREATE USER IF NOT EXISTS olive_analyst") {
+		t.Fatalf("analyst access printed %v", access)
+	}
 	revoked := runJSON(t, getenv, "admin", "key", "revoke", "--id", key["id"].(string))
 	if revoked["revoked"] != true {
 		t.Fatalf("key revoke printed %v", revoked)
@@ -69,6 +77,8 @@ func TestAdmin(t *testing.T) {
 		{"admin", "key", "revoke", "--id", "0193a7e4-0000-7000-8000-000000000001"},
 		{"admin", "subscription", "set", "--org", orgID, "--status", "active", "--tier", "pro", "--interval", "weekly", "--check-budget", "5"},
 		{"admin", "subscription", "set", "--org", orgID, "--status", "active", "--tier", "pro", "--interval", "monthly", "--check-budget", "-5"},
+		{"admin", "analyst", "access", "--org", "0193a7e4-0000-7000-8000-000000000001"},
+		{"admin", "analyst", "access", "--org", orgID, "--user", "ann", "--password-sha256", "secret"},
 		{"bogus"},
 		{},
 	}
