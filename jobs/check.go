@@ -116,6 +116,8 @@ type CheckWorker struct {
 	Engine ingest.Engine
 	Sink   CaptureSink
 	Logger *slog.Logger
+	// Metrics, when set, counts passes and runs and times the engines.
+	Metrics *CheckMetrics
 
 	// retryDelays holds, per job id, the wait an engine asked for on the
 	// attempt that just failed, from failed until NextRetry reads it; River
@@ -181,12 +183,15 @@ func (w *CheckWorker) Work(ctx context.Context, job *river.Job[CheckArgs]) error
 		locale = *run.Locale
 	}
 	for pass := run.PassesDone; pass < run.NPasses; pass++ {
+		asked := time.Now()
 		capture, err := w.Engine.Ask(ctx, ingest.Request{
 			TrackedQueryID: run.TrackedQueryID, QueryText: run.QueryText, Engine: engine,
 			Country: run.Country, Locale: locale, PassIndex: pass, PassCount: run.NPasses,
 			Day: run.StartedAt.UTC().Truncate(24 * time.Hour), Brands: brands,
 		})
+		w.Metrics.asked(run.Engine, time.Since(asked))
 		if err != nil {
+			w.Metrics.pass(run.Engine, checkErrorEngine)
 			return w.failed(ctx, job, run, checkErrorEngine, err)
 		}
 		err = w.Sink.StorePass(ctx, PassResult{
@@ -197,8 +202,10 @@ func (w *CheckWorker) Work(ctx context.Context, job *river.Job[CheckArgs]) error
 			Capture:      capture, Brands: brands,
 		})
 		if err != nil {
+			w.Metrics.pass(run.Engine, checkErrorStorage)
 			return w.failed(ctx, job, run, checkErrorStorage, err)
 		}
+		w.Metrics.pass(run.Engine, "stored")
 		recorded, err := oltp.RecordCheckPass(ctx, w.Pool, run, pass)
 		if err != nil {
 			return w.failed(ctx, job, run, checkErrorStorage, err)
@@ -235,6 +242,7 @@ func (w *CheckWorker) complete(ctx context.Context, client *river.Client[pgx.Tx]
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("committing check completion: %w", err)
 	}
+	w.Metrics.run(run.Engine, "completed")
 	return nil
 }
 
@@ -253,6 +261,7 @@ func (w *CheckWorker) failed(ctx context.Context, job *river.Job[CheckArgs], run
 		if err := oltp.FailCheckRun(record, w.Pool, run, code, cause.Error()); err != nil {
 			return errors.Join(cause, err)
 		}
+		w.Metrics.run(run.Engine, "failed")
 		w.Logger.WarnContext(ctx, "check run failed", "runId", run.ID, "attempt", job.Attempt, "error", cause.Error())
 		if permanent {
 			return river.JobCancel(cause)

@@ -13,6 +13,7 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
@@ -41,6 +42,8 @@ type Config struct {
 	// ClickHouse is where the cascades delete and the listing projections
 	// read check metrics from.
 	ClickHouse driver.Conn
+	// Registerer, when set, receives the check worker's metrics.
+	Registerer prometheus.Registerer
 }
 
 // NewClient builds the River client with every worker and periodic job.
@@ -53,7 +56,14 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 	river.AddWorker(workers, &SweepTrackedQuerySearchWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &TrackedQueryCascadeWorker{Pool: pool, ClickHouse: cfg.ClickHouse})
 	river.AddWorker(workers, &CompetitorCascadeWorker{Pool: pool, ClickHouse: cfg.ClickHouse})
-	river.AddWorker(workers, &CheckWorker{Pool: pool, Engine: cfg.Engine, Sink: cfg.Sink, Logger: cfg.Logger})
+	var checkMetrics *CheckMetrics
+	if cfg.Registerer != nil {
+		var err error
+		if checkMetrics, err = NewCheckMetrics(cfg.Registerer); err != nil {
+			return nil, err
+		}
+	}
+	river.AddWorker(workers, &CheckWorker{Pool: pool, Engine: cfg.Engine, Sink: cfg.Sink, Logger: cfg.Logger, Metrics: checkMetrics})
 	river.AddWorker(workers, &ScheduleChecksWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &RefreshCheckMetricsWorker{Pool: pool, ClickHouse: cfg.ClickHouse})
 	river.AddWorker(workers, &DescribeBrandWorker{Pool: pool, Engine: cfg.Engine})

@@ -71,4 +71,24 @@ sightline_river_jobs{queue="default",state="scheduled"} 0
 	if err := testutil.GatherAndCompare(registry, strings.NewReader(want), "sightline_river_jobs"); err != nil {
 		t.Fatal(err)
 	}
+	// The backlog's job has waited since it was inserted; set it an hour
+	// back and the oldest age reads at least that.
+	if _, err := pool.Exec(ctx, `UPDATE river_job SET scheduled_at = now() - interval '1 hour'`); err != nil {
+		t.Fatal(err)
+	}
+	families, err := registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var age []float64
+	for _, f := range families {
+		if f.GetName() == "sightline_river_oldest_available_job_age_seconds" {
+			for _, m := range f.GetMetric() {
+				age = append(age, m.GetGauge().GetValue())
+			}
+		}
+	}
+	if len(age) != 1 || age[0] < 3600 || age[0] > 3700 {
+		t.Fatalf("oldest available job ages %v, want one of about 3600 s", age)
+	}
 }

@@ -56,6 +56,7 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 		Logger: logger, Work: withWorkers, MaxWorkers: cfg.Workers,
 		ProposalWorkers: cfg.ProposalWorkers, Refiner: cfg.Refiner,
 		Engine: cfg.Engines, Sink: jobs.AnalyticsSink{Writer: writer}, ClickHouse: ch,
+		Registerer: registry,
 	})
 	if err != nil {
 		return err
