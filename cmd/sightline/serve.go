@@ -39,7 +39,7 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		oltp.NewPoolCollector(pool), jobs.NewQueueCollector(pool))
+		oltp.NewPoolCollector(pool), oltp.NewBudgetCollector(pool), jobs.NewQueueCollector(pool))
 	registry.MustRegister(olap.ReadCollectors()...)
 
 	// One writer batches the captures of every check this process runs; it
