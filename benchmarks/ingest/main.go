@@ -48,6 +48,7 @@ import (
 	"github.com/sightline/sightline/ingest"
 	"github.com/sightline/sightline/ingest/simulator"
 	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/progress"
 	"github.com/sightline/sightline/schema"
 )
 
@@ -120,7 +121,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 	registry := prometheus.NewRegistry()
 	writer := olap.NewWriter(conn, olap.WriterOptions{FlushRows: o.flushRows, Registerer: registry})
-	res, err := ingestAll(ctx, w, writer, simulator.New(o.seed), o.workers)
+	bar := progress.New(os.Stderr, int64(o.passes), "ingest").Units("passes")
+	res, err := ingestAll(ctx, w, writer, simulator.New(o.seed), o.workers, bar)
+	bar.Finish()
 	if cerr := writer.Close(context.Background()); err == nil {
 		err = cerr
 	}
@@ -380,7 +383,7 @@ type result struct {
 }
 
 // ingestAll runs the workload's runs on workers and returns what they wrote.
-func ingestAll(ctx context.Context, w workload, writer *olap.Writer, sim *simulator.Simulator, workers int) (*result, error) {
+func ingestAll(ctx context.Context, w workload, writer *olap.Writer, sim *simulator.Simulator, workers int, bar *progress.Bar) (*result, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	res := &result{byEngine: map[sightline.Engine]int64{}, start: time.Now()}
@@ -433,6 +436,7 @@ func ingestAll(ctx context.Context, w workload, writer *olap.Writer, sim *simula
 					}
 					passes++
 					byEngine[r.engine]++
+					bar.Add(1)
 				}
 			}
 			mu.Lock()

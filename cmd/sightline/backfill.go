@@ -21,6 +21,7 @@ import (
 	"github.com/sightline/sightline/jobs"
 	"github.com/sightline/sightline/olap"
 	"github.com/sightline/sightline/oltp"
+	"github.com/sightline/sightline/progress"
 )
 
 // backfillNamespace derives a backfilled run's id from its query and day,
@@ -34,7 +35,7 @@ var backfillNamespace = uuid.MustParse("6f0c9f3e-2b7d-4f55-9a53-0c1f6d1e8a41")
 // store it. History cannot be asked of real engines, so it always comes
 // from the simulator, and it draws on no budget. Running it again adds
 // nothing already there.
-func backfill(ctx context.Context, cfg config, args []string, stdout io.Writer) error {
+func backfill(ctx context.Context, cfg config, args []string, stdout, stderr io.Writer) error {
 	f, err := flags(args, nil, "days", "org")
 	if err != nil {
 		return usageError{fmt.Errorf("backfill: %w", err)}
@@ -75,6 +76,8 @@ func backfill(ctx context.Context, cfg config, args []string, stdout io.Writer) 
 	writer := olap.NewWriter(ch, olap.WriterOptions{})
 	sim := simulator.New(simulatorSeed)
 	today := time.Now().UTC().Truncate(24 * time.Hour)
+	bar := progress.New(stderr, backfillPasses(queries, days), "backfill").Units("passes")
+	defer bar.Finish()
 	passes := 0
 	for start := 0; start < len(queries); {
 		projectID := queries[start].ProjectID
@@ -82,7 +85,7 @@ func backfill(ctx context.Context, cfg config, args []string, stdout io.Writer) 
 		for end < len(queries) && queries[end].ProjectID == projectID {
 			end++
 		}
-		n, err := backfillProject(ctx, pool, queue, ch, writer, sim, queries[start:end], today, days)
+		n, err := backfillProject(ctx, pool, queue, ch, writer, sim, bar, queries[start:end], today, days)
 		if err != nil {
 			return err
 		}
@@ -95,10 +98,21 @@ func backfill(ctx context.Context, cfg config, args []string, stdout io.Writer) 
 	return json.NewEncoder(stdout).Encode(map[string]any{"organizationId": orgID, "queries": len(queries), "passes": passes})
 }
 
+// backfillPasses is how many passes a backfill of days stores for queries:
+// one run per frequency interval, counted back from yesterday.
+func backfillPasses(queries []oltp.BackfillQuery, days int) int64 {
+	var n int64
+	for _, q := range queries {
+		interval := sightline.CheckFrequency(q.CheckFrequency).IntervalDays()
+		n += int64((days-1)/interval+1) * int64(q.NPasses)
+	}
+	return n
+}
+
 // backfillProject stores the simulated checks of one project's queries,
 // then advances their lastCheckedAt and refreshes the listings' figures.
 func backfillProject(ctx context.Context, pool *pgxpool.Pool, queue jobs.TxInserter, ch driver.Conn, writer *olap.Writer, sim *simulator.Simulator,
-	queries []oltp.BackfillQuery, today time.Time, days int) (int, error) {
+	bar *progress.Bar, queries []oltp.BackfillQuery, today time.Time, days int) (int, error) {
 	projectID := queries[0].ProjectID
 	brands, err := jobs.ProjectBrands(ctx, pool, projectID)
 	if err != nil {
@@ -137,7 +151,13 @@ func backfillProject(ctx context.Context, pool *pgxpool.Pool, queue jobs.TxInser
 	const chunk = 50
 	for i := 0; i < len(rows); i += chunk {
 		part := rows[i:min(i+chunk, len(rows))]
-		group.Go(func() error { return writer.Write(gctx, part...) })
+		group.Go(func() error {
+			if err := writer.Write(gctx, part...); err != nil {
+				return err
+			}
+			bar.Add(len(part))
+			return nil
+		})
 	}
 	if err := group.Wait(); err != nil {
 		return 0, err

@@ -282,7 +282,18 @@ func TestBackfillStoresHistoryOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	first := runJSON(t, getenv, "backfill", "--days", "5")
-	second := runJSON(t, getenv, "backfill", "--days", "5")
+	// Off a terminal the progress bar stays silent: stderr carries nothing.
+	var out, progressOut bytes.Buffer
+	if err := run(context.Background(), []string{"backfill", "--days", "5"}, getenv, strings.NewReader(""), &out, &progressOut); err != nil {
+		t.Fatal(err)
+	}
+	if progressOut.Len() != 0 {
+		t.Errorf("backfill wrote %q to a stderr that is no terminal", progressOut.String())
+	}
+	var second map[string]any
+	if err := json.Unmarshal(out.Bytes(), &second); err != nil {
+		t.Fatal(err)
+	}
 	// 30 daily single-pass queries over 5 days.
 	if first["passes"] != float64(150) || second["passes"] != float64(150) {
 		t.Fatalf("backfills: %v and %v", first, second)

@@ -70,7 +70,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "admin":
 		return admin(ctx, cfg, args[1:], stdout)
 	case "backfill":
-		return backfill(ctx, cfg, args[1:], stdout)
+		return backfill(ctx, cfg, args[1:], stdout, stderr)
 	case "extract":
 		return extract(stdin, args[1:], stdout)
 	case "help", "-h", "--help":
