@@ -123,3 +123,46 @@ func (s *server) handleCheckAllTrackedQueries(r *request, tx pgx.Tx) (int, any, 
 	}
 	return http.StatusOK, answer, nil
 }
+
+// checkRoutes lists the on-demand checks of tracked queries (spec 4.2).
+func (s *server) checkRoutes() {
+	s.handle(route{
+		method: http.MethodPut, pattern: trackedBase + "/check", id: "checkTrackedQueries",
+		tag: "tracked queries", summary: "Check several tracked queries now", role: sightline.RoleManager,
+		capability: sightline.CapabilityWrite,
+		description: "Asks for a fresh check of each id now, ignoring recency; 200 with successful and failed in the " +
+			"order ids first appear, and no job id. A success means accepted with budget reserved (or shared with the " +
+			"query's check already pending, running or awaiting retry, at no extra cost), not that the check ran. Each " +
+			"new check reserves one budget unit per pass of the query, ids earlier in the request first; the forecast " +
+			"is pessimistic (units reserved by checks in flight count as spent), so an id failing with " +
+			"check_budget_forecast_exhausted may be sent again later. subscription_not_found: the organization's most " +
+			"recent subscription is not active, trialing or past_due within its current period (a cancelled one inside " +
+			"its grace window included); nothing is accepted then. A retry must repeat the same ids in the same order.",
+		body:     object(props{"ids": trackedBatchIDsSchema()}, "ids"),
+		response: trackedBatchAnswerSchema(checkItemCodes...),
+		errors: map[int]string{
+			404: "project_not_found.",
+			409: "organization_is_archived, project_is_archived.",
+		},
+		writeFunc: s.handleCheckTrackedQueries,
+	})
+	s.handle(route{
+		method: http.MethodPut, pattern: trackedBase + "/check-all", id: "checkAllTrackedQueries",
+		tag: "tracked queries", summary: "Check every eligible tracked query of the project now", role: sightline.RoleManager,
+		capability: sightline.CapabilityWrite,
+		description: "No body. Submits active queries without a check already running, least recently checked first " +
+			"(never checked first), at most 1000. A query whose check is pending or awaiting retry on its engine is listed " +
+			"at no extra cost (that check is shared; one awaiting retry keeps its retry schedule); a check in flight on an " +
+			"engine the query no longer has is replaced and paid for. Every other query gets a new check reserving one " +
+			"unit per pass; the list stops at the first that does not fit the units left (reserved ones count as spent). " +
+			"Without an entitled subscription, and while a cancelled one is inside its grace window, nothing is submitted " +
+			"and submitted is 0. Calling again lists the same queries until their checks start; finished checks are run " +
+			"and charged again. No job id is returned.",
+		response: checkAllSchema(),
+		errors: map[int]string{
+			404: "project_not_found.",
+			409: "organization_is_archived, project_is_archived.",
+		},
+		writeFunc: s.handleCheckAllTrackedQueries,
+	})
+}

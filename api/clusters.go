@@ -221,3 +221,74 @@ func (s *server) clusterBatchResultSchema() *openapi3.Schema {
 		}, "id", "name", "errorCode", "errorMessage")), "Names the project already has, in request order."),
 	}, "successful", "failed"))
 }
+
+// clusterRoutes lists the operations on keyword clusters (spec 4.7).
+func (s *server) clusterRoutes() {
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters", id: "listClusters", tag: "clusters",
+		summary: "A project's keyword clusters", role: sightline.RoleViewer,
+		description: "Ordered by name; only the direction can be chosen. A cluster carries no metrics and no membership count.",
+		query:       clusterListParams(), response: listingSchema(s.clusterSchema()), csv: true,
+		errors: map[int]string{404: "project_not_found."},
+		read:   s.handleListClusters,
+	})
+	s.handle(route{
+		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters", id: "createCluster", tag: "clusters",
+		summary: "Create an empty keyword cluster", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+		description: "The name is trimmed and lower-cased before the length and uniqueness checks. A name the project " +
+			"already has answers 409 with nothing merged, also when a concurrent request took it first.",
+		body: clusterInputSchema(), status: http.StatusCreated, response: s.clusterSchema(),
+		errors: map[int]string{
+			404: "project_not_found.",
+			409: "query_cluster_name_already_exists; project_is_archived, organization_is_archived.",
+		},
+		writeFunc: s.handleCreateCluster,
+	})
+	s.handle(route{
+		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/batch", id: "createClusterBatch", tag: "clusters",
+		summary: "Create several keyword clusters", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+		description: "names: 1 to 100 as sent, each trimmed and lower-cased; names equal after that are collapsed to their " +
+			"first occurrence. A blank or too long name rejects the whole request with 400 naming names[i]. Otherwise " +
+			"always 200, nothing rolled back: successful lists the clusters created ({id, name}), failed the names the " +
+			"project already had ({id: null, name, errorCode query_cluster_name_already_exists, errorMessage}), never " +
+			"resolved to the existing cluster; both in request order.",
+		body: clusterBatchInputSchema(), response: s.clusterBatchResultSchema(),
+		errors: map[int]string{
+			404: "project_not_found.",
+			409: "project_is_archived, organization_is_archived.",
+		},
+		writeFunc: s.handleCreateClusterBatch,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/{clusterId}", id: "getCluster", tag: "clusters",
+		summary: "One keyword cluster", role: sightline.RoleViewer,
+		response: s.clusterSchema(),
+		errors:   map[int]string{404: "project_not_found; query_cluster_not_found."},
+		read:     s.handleGetCluster,
+	})
+	s.handle(route{
+		method: http.MethodPatch, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/{clusterId}", id: "renameCluster", tag: "clusters",
+		summary: "Rename a keyword cluster", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+		description: "Rename only: id and memberships are unchanged. The name is normalised as on create; the cluster's " +
+			"current name is a no-op 200.",
+		body: clusterInputSchema(), response: s.clusterSchema(),
+		errors: map[int]string{
+			404: "project_not_found; query_cluster_not_found.",
+			409: "query_cluster_name_already_exists: another cluster has the name; project_is_archived, organization_is_archived.",
+		},
+		writeFunc: s.handleRenameCluster,
+	})
+	s.handle(route{
+		method: http.MethodDelete, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/{clusterId}", id: "deleteCluster", tag: "clusters",
+		summary: "Delete a keyword cluster", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+		description: "No body (a body gives 400). Answers the cluster as it was. Member tracked queries are unassigned from " +
+			"it only; analytics filtered by its id return nothing afterwards, earlier dates included. Irreversible: " +
+			"recreating the name gives a new id.",
+		response: s.clusterSchema(),
+		errors: map[int]string{
+			404: "project_not_found; query_cluster_not_found.",
+			409: "project_is_archived, organization_is_archived.",
+		},
+		writeFunc: s.handleDeleteCluster,
+	})
+}

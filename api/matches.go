@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"net/http"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
@@ -118,4 +119,33 @@ func (s *server) handleListSerpMatches(r *request) (any, error) {
 		return nil, fmt.Errorf("listing serp matches: %w", err)
 	}
 	return listing[olap.SerpMatch]{Page: page, Total: total, Limit: f.Limit, Offset: f.Offset}, nil
+}
+
+// matchRoutes lists a tracked query's mention and SERP matches (spec 4.2).
+func (s *server) matchRoutes() {
+	s.handle(route{
+		method: http.MethodGet, pattern: trackedBase + "/{trackedQueryId}/mention-matches", id: "listMentionMatches",
+		tag: "tracked queries", summary: "Brands the tracked query's AI answers named", role: sightline.RoleViewer,
+		description: "Stored mention matches, as classified when captured (never reclassified): own brand, tracked and " +
+			"untracked competitors, each with mentionRelation; cited sources that name no brand in the text are not " +
+			"matches. Ordered by detectedAt (the answer's capture time), ties by id in the same direction; sortOrder " +
+			"desc (default) is newest first. dateFrom defaults to the retention floor (16 months back) and dateTo to " +
+			"today, whole UTC days. Archived projects answer. CSV: the same page without total.",
+		query: matchListingParams(), response: listingSchema(s.mentionMatchSchema()), csv: true,
+		errors: matchListingErrors,
+		read:   s.handleListMentionMatches,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: trackedBase + "/{trackedQueryId}/serp-matches", id: "listSerpMatches",
+		tag: "tracked queries", summary: "The tracked query's search results on tracked domains", role: sightline.RoleViewer,
+		description: "Stored serp matches: organic results of the query's search snapshots on the own brand's domains " +
+			"(competitorId null) or a tracked competitor's, as classified when captured; a competitor's matches leave " +
+			"with the competitor. Ordered by detectedAt (the page's capture time), ties by id in the same direction; " +
+			"sortOrder desc (default) is newest first. dateFrom defaults to the retention floor (16 months back) and " +
+			"dateTo to today, whole UTC days. Empty for queries on other engines. Archived projects answer. CSV: the " +
+			"same page without total.",
+		query: matchListingParams(), response: listingSchema(s.serpMatchSchema()), csv: true,
+		errors: matchListingErrors,
+		read:   s.handleListSerpMatches,
+	})
 }

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"net/http"
+
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/uuid"
 
@@ -54,4 +56,14 @@ func (s *server) meSchema() *openapi3.Schema {
 			}}, `"all" (including organizations joined later) or the organization ids the key is limited to.`),
 		}, "id", "name", "capabilities", "organizationScope"),
 	}, "user", "apiKey"))
+}
+
+// meRoutes lists the signed-in key's operation (spec 4.1).
+func (s *server) meRoutes() {
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/me", id: "getMe", tag: "account",
+		summary:  "The user the API key belongs to, and the key's capabilities and scope",
+		response: s.meSchema(),
+		read:     s.handleMe,
+	})
 }

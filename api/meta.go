@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -50,4 +51,14 @@ func (s *server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 // own (SIGHTLINE_METRICS_ADDR), by default on loopback only.
 func MetricsHandler(g prometheus.Gatherer) http.Handler {
 	return withNoSniff(promhttp.HandlerFor(g, promhttp.HandlerOpts{}))
+}
+
+// documentRoutes lists the operation serving this OpenAPI document.
+func (s *server) documentRoutes() {
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/doc/json", id: "getOpenAPIDocument", tag: "contract",
+		summary: "This OpenAPI 3.0 document", public: true,
+		response: described(openapi3.NewObjectSchema(), "The OpenAPI 3.0 document."),
+		read:     s.handleDocument,
+	})
 }

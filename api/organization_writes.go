@@ -297,3 +297,52 @@ func (s *server) handleRestoreOrganization(r *request, tx pgx.Tx) (int, any, err
 	}
 	return http.StatusOK, restored, nil
 }
+
+// organizationWriteRoutes lists the confirmed writes of organizations (spec 4.5).
+func (s *server) organizationWriteRoutes() {
+	s.handleConfirmed(route{
+		method: http.MethodPost, pattern: "/api/v1/organizations", id: "createOrganization", tag: "organizations",
+		summary: "Create an organization, with the key's user as its owner",
+		description: "Confirmed write: preview organization.create with the same body first. The owner membership is " +
+			"created in the same transaction, so the organization can be read at once. The body is required and may be {}.",
+		capability: sightline.CapabilityOrganizationManage,
+		body:       s.organizationCreateSchema(), status: http.StatusCreated, response: s.organizationSchema(),
+		errors: map[int]string{
+			403: "api_key_capability_required also when the key is not scoped to all organizations.",
+		},
+		writeFunc: s.handleCreateOrganization,
+	})
+	s.handleConfirmed(route{
+		method: http.MethodPatch, pattern: "/api/v1/organizations/{organizationId}", id: "updateOrganization", tag: "organizations",
+		summary: "Change an organization's name, description or contact email",
+		description: "Confirmed write: preview organization.update with the same body first; the token is bound to the " +
+			"organization's values at preview time. An omitted field is unchanged, null clears it (name cannot be cleared); " +
+			"imageUrl is read-only. An archived organization's profile cannot be changed.",
+		role: sightline.RoleOwner, capability: sightline.CapabilityOrganizationManage,
+		body: s.organizationPatchSchema(), response: s.organizationSchema(),
+		errors:    map[int]string{409: "organization_is_archived: restore the organization first."},
+		writeFunc: s.handleUpdateOrganization,
+	})
+	s.handleConfirmed(route{
+		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/archive", id: "archiveOrganization", tag: "organizations",
+		summary: "Archive an organization with its active projects",
+		description: "Confirmed write: preview organization.archive first. In one transaction, active projects are archived " +
+			"(recorded as archived by the organization), pending invitations cancelled and the running subscription set " +
+			"to end with its current billing period; the 200 is sent once all of it is done. No body.",
+		role: sightline.RoleOwner, capability: sightline.CapabilityOrganizationManage,
+		response:  s.organizationSchema(),
+		errors:    map[int]string{409: "status_transition_not_allowed: the organization is already archived."},
+		writeFunc: s.handleArchiveOrganization,
+	})
+	s.handleConfirmed(route{
+		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/restore", id: "restoreOrganization", tag: "organizations",
+		summary: "Restore an archived organization",
+		description: "Confirmed write: preview organization.restore first. Reinstates the projects the organization archive " +
+			"archived (not those archived on their own) and withdraws the subscription cancellation the archive scheduled; " +
+			"invitations it cancelled stay cancelled. No body.",
+		role: sightline.RoleOwner, capability: sightline.CapabilityOrganizationManage,
+		response:  s.organizationSchema(),
+		errors:    map[int]string{409: "status_transition_not_allowed: the organization is not archived."},
+		writeFunc: s.handleRestoreOrganization,
+	})
+}

@@ -1,8 +1,11 @@
 package api
 
 import (
+	"net/http"
+
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/oltp"
 )
 
@@ -51,4 +54,23 @@ func (s *server) organizationSchema() *openapi3.Schema {
 		"status":       enumOf("active", "archived"),
 		"createdAt":    timeSchema(),
 	}, "id", "name", "description", "contactEmail", "imageUrl", "status", "createdAt"))
+}
+
+// organizationRoutes lists the reads of organizations (spec 4.5).
+func (s *server) organizationRoutes() {
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations", id: "listOrganizations", tag: "organizations",
+		summary:     "Organizations the key's owner is an active member of, narrowed to the key's scope",
+		query:       organizationListParams(),
+		response:    listingSchema(s.organizationSchema()),
+		csv:         true,
+		read:        s.handleListOrganizations,
+		description: "Search is a case-insensitive substring of the name.",
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}", id: "getOrganization", tag: "organizations",
+		summary: "One organization", role: sightline.RoleViewer,
+		response: s.organizationSchema(),
+		read:     s.handleGetOrganization,
+	})
 }

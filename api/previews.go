@@ -253,3 +253,27 @@ func canonicalBodyHash(body []byte) ([]byte, error) {
 	sum := sha256.Sum256(canonical)
 	return sum[:], nil
 }
+
+// previewRoutes lists the preview that issues the confirmation token of an
+// organization write (spec 4.5, 5.4).
+func (s *server) previewRoutes() {
+	s.handle(route{
+		method: http.MethodPost, pattern: "/api/v1/organization-operation-previews", id: "previewOrganizationOperation",
+		tag: "organizations", summary: "Preview a confirmed organization operation and get its confirmation token",
+		description: "Reports what organization.create, organization.update, organization.archive or organization.restore " +
+			"would do and issues a token to send in X-Service-Confirmation with that operation: single use, valid five " +
+			"minutes, bound to the action, organization, body, these effects, the organization's current state and this " +
+			"API key. Authorised as the operation itself (create: a key scoped to all organizations; others: owner of " +
+			"an organization in the key's scope) and refused as it would be, so no token is issued for an operation " +
+			"that cannot succeed. Like every write it takes an Idempotency-Key; a retry replays the same token.",
+		capability: sightline.CapabilityOrganizationManage,
+		body:       s.previewRequestSchema(), response: s.previewResponseSchema(),
+		errors: map[int]string{
+			403: "api_key_capability_required also when the owner's role is below owner, or, for organization.create, the key is not scoped to all organizations.",
+			404: "organization_not_found: organizationId names no organization the key can see.",
+			409: "status_transition_not_allowed (archive of an archived or restore of an active organization); " +
+				"organization_is_archived (update of an archived organization).",
+		},
+		writeFunc: s.handlePreviewOrganizationOperation,
+	})
+}

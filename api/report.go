@@ -252,3 +252,28 @@ func (s *server) forwardReport(ctx context.Context, forward reportForward) error
 	}
 	return nil
 }
+
+// reportRoutes lists the report of a wrong AI answer (spec 4.2).
+func (s *server) reportRoutes() {
+	s.handle(route{
+		method: http.MethodPost, pattern: trackedBase + "/{trackedQueryId}/responses/{aiResponseId}/report",
+		id: "reportAIResponse", tag: "tracked queries", summary: "Report a problem with a captured AI answer",
+		role: sightline.RoleViewer, capability: sightline.CapabilityWrite,
+		description: "Forwards the report to the review system, at most once; it changes nothing here and is never " +
+			"shown again. 200 means accepted for review. The attempt is recorded as of unknown outcome before the " +
+			"forward, and no transaction is held while the review system answers (a retry meanwhile answers 409 " +
+			"idempotency_request_in_progress): if it does not accept the report, the answer is 502 and every retry with " +
+			"the same Idempotency-Key answers 409 operation_outcome_uncertain (a new key may file the report twice).",
+		body:     reportBodySchema(),
+		response: reportAnswerSchema(),
+		errors: map[int]string{
+			404: "project_not_found, tracked_query_not_found, ai_response_not_found (no such AI answer of this tracked query).",
+			409: "ai_check_session_unavailable: the answer cannot be routed to the check run that captured it; " +
+				"organization_is_archived, project_is_archived.",
+			502: "review_system_unavailable: the review system was unreachable or refused the report; the outcome is " +
+				"unknown and the Idempotency-Key will not replay. With no review system configured nothing is sent and " +
+				"the key stays unused.",
+		},
+		writeFunc: s.handleReportAIResponse,
+	})
+}
