@@ -11,8 +11,8 @@ import (
 	"github.com/sightline/sightline"
 )
 
-// The OpenAPI document is built from the same route table that mounts the
-// handlers (routes.go), so an operation cannot be served without being
+// The OpenAPI document is built from the same route registrations that
+// mount the handlers (routes.go and the route functions it calls), so an operation cannot be served without being
 // documented. Each route contributes its parameters, body, success response
 // and the errors the pipeline can answer for it.
 

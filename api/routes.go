@@ -1,6 +1,7 @@
 package api
 
-// routes lists every operation of the service.
+// routes mounts every operation of the service: one call per resource,
+// whose function sits in the file of that resource's handlers.
 func (s *server) routes() {
 	// Operational endpoints, outside the versioned API and its document.
 	s.router.Get("/healthz", s.handleHealthz)

@@ -2,7 +2,8 @@
 // one pipeline: request id, logging and metrics; authentication and rate
 // limits; capability, membership and role checks; strict parameters and
 // bodies; idempotency for writes; JSON or CSV answers; and one error
-// envelope. routes.go lists every operation.
+// envelope. routes.go lists the route function of every resource; each
+// sits in the file of its handlers.
 package api
 
 import (
