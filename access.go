@@ -13,13 +13,16 @@ const (
 	RoleOwner   Role = "owner"
 )
 
-var roleRank = map[Role]int{RoleViewer: 1, RoleManager: 2, RoleOwner: 3}
+// Roles lists every role, lowest first.
+var Roles = []Role{RoleViewer, RoleManager, RoleOwner}
 
 // Valid reports whether r is a known role.
-func (r Role) Valid() bool { return roleRank[r] > 0 }
+func (r Role) Valid() bool { return slices.Contains(Roles, r) }
 
 // AtLeast reports whether r allows everything min allows.
-func (r Role) AtLeast(min Role) bool { return roleRank[r] >= roleRank[min] && r.Valid() }
+func (r Role) AtLeast(min Role) bool {
+	return r.Valid() && slices.Index(Roles, r) >= slices.Index(Roles, min)
+}
 
 // Capability is what an API key may be used for, independent of its owner's role.
 type Capability string

@@ -24,7 +24,11 @@ func (e Engine) Valid() bool { return slices.Contains(Engines, e) }
 
 // AI reports whether e answers in prose (answers, mentions, citations)
 // rather than with a search or shopping page.
-func (e Engine) AI() bool { return e.Valid() && e != EngineGoogleSERP && e != EngineGoogleShopping }
+func (e Engine) AI() bool { return e.Valid() && !e.SinglePass() }
+
+// SinglePass reports whether e always runs one pass per check: the search
+// and shopping engines return one page, not a sampled answer (spec 2.2).
+func (e Engine) SinglePass() bool { return e == EngineGoogleSERP || e == EngineGoogleShopping }
 
 // MentionType is how an answer names a brand.
 type MentionType string
@@ -90,6 +94,21 @@ const (
 	FrequencyMonthly CheckFrequency = "monthly"
 )
 
+// CheckFrequencies lists every frequency in a stable order.
+var CheckFrequencies = []CheckFrequency{FrequencyDaily, FrequencyWeekly, FrequencyMonthly}
+
+// TrackedQueryStatus says whether a tracked query is being checked.
+type TrackedQueryStatus string
+
+// The tracked query statuses of spec part 3.1.
+const (
+	TrackedQueryActive TrackedQueryStatus = "active"
+	TrackedQueryPaused TrackedQueryStatus = "paused"
+)
+
+// TrackedQueryStatuses lists every tracked query status in a stable order.
+var TrackedQueryStatuses = []TrackedQueryStatus{TrackedQueryActive, TrackedQueryPaused}
+
 // IntervalDays is how many days apart the checks of a query are due
 // (spec 2.8 coverage): daily 1, weekly 7, monthly 30.
 func (f CheckFrequency) IntervalDays() int {
@@ -100,20 +119,6 @@ func (f CheckFrequency) IntervalDays() int {
 		return 7
 	case FrequencyMonthly:
 		return 30
-	}
-	return 0
-}
-
-// RunsPerMonth is the month model of spec part 8: daily 30, weekly 4,
-// monthly 1 runs per month.
-func (f CheckFrequency) RunsPerMonth() int {
-	switch f {
-	case FrequencyDaily:
-		return 30
-	case FrequencyWeekly:
-		return 4
-	case FrequencyMonthly:
-		return 1
 	}
 	return 0
 }

@@ -54,7 +54,7 @@ func analyticsWindowParams() []*openapi3.Parameter {
 
 // analyticsEnginesParam narrows to engines.
 func analyticsEnginesParam() *openapi3.Parameter {
-	return openapi3.NewQueryParameter("engines").WithSchema(arrayOf(enumOf(oltp.TrackedQueryEngines...))).
+	return openapi3.NewQueryParameter("engines").WithSchema(arrayOf(enumFrom(sightline.Engines))).
 		WithDescription("Only captures of these engines. Repeatable or comma-separated.")
 }
 

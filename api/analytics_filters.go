@@ -3,6 +3,7 @@ package api
 import (
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/oltp"
 )
 
@@ -11,7 +12,7 @@ import (
 
 func (s *server) availableFiltersSchema() *openapi3.Schema {
 	return s.component("AvailableFilters", object(props{
-		"engines": described(arrayOf(enumOf(oltp.TrackedQueryEngines...)),
+		"engines": described(arrayOf(enumFrom(sightline.Engines)),
 			"Engines the project's tracked queries use, in the order chatgpt, perplexity, google_ai_overview, "+
 				"google_ai_mode, google_serp, google_shopping."),
 		"countries": described(arrayOf(stringSchema().WithMinLength(2).WithMaxLength(2)),

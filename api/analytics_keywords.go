@@ -50,9 +50,9 @@ func (s *server) keywordListingsRoute() route {
 
 func keywordListingParams() []*openapi3.Parameter {
 	return append(append(analyticsFilterParams(ungroupedNarrowsAlone),
-		openapi3.NewQueryParameter("status").WithSchema(enumOf("active", "paused")).
+		openapi3.NewQueryParameter("status").WithSchema(enumFrom(sightline.TrackedQueryStatuses)).
 			WithDescription("Only variants in this state."),
-		openapi3.NewQueryParameter("checkFrequencies").WithSchema(arrayOf(enumOf("daily", "weekly", "monthly"))).
+		openapi3.NewQueryParameter("checkFrequencies").WithSchema(arrayOf(enumFrom(sightline.CheckFrequencies))).
 			WithDescription("Only variants checked at one of these frequencies. Repeatable or comma-separated."),
 		openapi3.NewQueryParameter("nPasses").WithSchema(arrayOf(integerSchema().WithMin(1).WithMax(10))).
 			WithDescription("Only variants configured with one of these numbers of passes (1-10). Repeatable or "+

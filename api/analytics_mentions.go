@@ -148,9 +148,9 @@ func analyticsCompetitorParamSchema(what string) *openapi3.Parameter {
 
 func mentionSampleParams() []*openapi3.Parameter {
 	params := append(analyticsWindowParams(), analyticsEnginesParam(), analyticsCountriesParam(),
-		openapi3.NewQueryParameter("sentiment").WithSchema(enumOf(stringsOf(sightline.Tones)...)).
+		openapi3.NewQueryParameter("sentiment").WithSchema(enumFrom(sightline.Tones)).
 			WithDescription("Only mentions of this tone."),
-		openapi3.NewQueryParameter("mentionType").WithSchema(enumOf(stringsOf(sightline.MentionTypes)...)).
+		openapi3.NewQueryParameter("mentionType").WithSchema(enumFrom(sightline.MentionTypes)).
 			WithDescription("Only mentions of this type."),
 		analyticsCompetitorParamSchema("Only this tracked competitor's mentions; omitted, only rows with no stored "+
 			"competitor id (the own brand and untracked competitors)."),
@@ -173,8 +173,8 @@ func (s *server) mentionSamplesSchema() *openapi3.Schema {
 		"country": described(nullable(stringSchema().WithMinLength(2).WithMaxLength(2)),
 			"ISO 3166-1 alpha-2 country the query was asked from; null when the tracked query was deleted."),
 		"queryText":   described(stringSchema(), "The tracked query's text; \"\" when it was deleted."),
-		"sentiment":   enumOf(stringsOf(sightline.Tones)...),
-		"mentionType": enumOf(stringsOf(sightline.MentionTypes)...),
+		"sentiment":   enumFrom(sightline.Tones),
+		"mentionType": enumFrom(sightline.MentionTypes),
 		"mentionPosition": described(integerSchema().WithMin(1),
 			"1-based rank of the brand among every brand the answer names, by first appearance."),
 		"competitorId": described(nullable(uuidSchema()),

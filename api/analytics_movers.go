@@ -82,7 +82,7 @@ func (s *server) moversSchema() *openapi3.Schema {
 	row := s.component("MoverRow", object(props{
 		"trackedQueryId":      uuidSchema(),
 		"queryText":           stringSchema(),
-		"engine":              enumOf(oltp.TrackedQueryEngines...),
+		"engine":              enumFrom(sightline.Engines),
 		"country":             described(stringSchema().WithMinLength(2).WithMaxLength(2), "ISO 3166-1 alpha-2."),
 		"avgSerpPosition":     position("best own organic rank per search snapshot"),
 		"avgShoppingPosition": position("best own offer rank per shopping snapshot"),

@@ -86,7 +86,7 @@ func timeseriesParams(filtered bool) []*openapi3.Parameter {
 	}
 	return append(params,
 		openapi3.NewQueryParameter("granularity").
-			WithSchema(enumOf(stringsOf(olap.Granularities)...).WithDefault(string(olap.GranularityDaily))).
+			WithSchema(enumFrom(olap.Granularities).WithDefault(string(olap.GranularityDaily))).
 			WithDescription("Bucket width: UTC days, ISO weeks (Monday to Sunday) or calendar months. The first "+
 				"bucket starts on dateFrom whatever its weekday or day of the month."),
 		openapi3.NewQueryParameter("competitorIds").WithSchema(arrayOf(uuidSchema())).

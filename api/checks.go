@@ -99,7 +99,7 @@ func checkAllSchema() *openapi3.Schema {
 		"submitted": described(integerSchema().WithMin(0), "How many queries were submitted: the length of queries."),
 		"queries": described(arrayOf(object(props{
 			"id":     uuidSchema(),
-			"engine": enumOf(oltp.TrackedQueryEngines...),
+			"engine": enumFrom(sightline.Engines),
 		}, "id", "engine")), "The submitted queries, least recently checked first."),
 	}, "submitted", "queries")
 }

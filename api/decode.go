@@ -241,15 +241,33 @@ var validate = sync.OnceValue(func() *validator.Validate {
 		}
 		return name
 	})
+	for tag, values := range enums {
+		err := v.RegisterValidation(tag, func(fl validator.FieldLevel) bool {
+			return slices.Contains(values, fl.Field().String())
+		})
+		if err != nil {
+			panic(fmt.Sprintf("registering validation %q: %v", tag, err))
+		}
+	}
 	return v
 })
+
+// enums are the closed value sets a body field can be held to, each by a
+// validate tag of its name, so that validation and the OpenAPI document
+// read the same list: a bad value is invalid_value naming every allowed one.
+var enums = map[string][]string{
+	"engine":         stringsOf(sightline.Engines),
+	"checkFrequency": stringsOf(sightline.CheckFrequencies),
+	"clusteringMode": stringsOf(sightline.ClusteringModes),
+	"previewAction":  previewActions,
+	"reportType":     reportTypes,
+}
 
 // detailCodeOf maps a validator tag to the detail code it reports.
 var detailCodeOf = map[string]sightline.DetailCode{
 	"required": sightline.DetailMissingField,
 	"email":    sightline.DetailInvalidEmail,
 	"uuid":     sightline.DetailInvalidUUID,
-	"oneof":    sightline.DetailInvalidValue,
 	"min":      sightline.DetailOutOfRange,
 	"max":      sightline.DetailOutOfRange,
 	"len":      sightline.DetailOutOfRange,
@@ -293,6 +311,9 @@ func asValidationErrors(err error, out *validator.ValidationErrors) bool {
 }
 
 func validationMessage(fe validator.FieldError) string {
+	if values, ok := enums[fe.Tag()]; ok {
+		return "must be one of: " + strings.Join(values, ", ")
+	}
 	isText := fe.Kind() == reflect.String
 	switch fe.Tag() {
 	case "required":
@@ -301,8 +322,6 @@ func validationMessage(fe validator.FieldError) string {
 		return "must be an email address"
 	case "uuid":
 		return "must be a uuid"
-	case "oneof":
-		return "must be one of: " + strings.ReplaceAll(fe.Param(), " ", ", ")
 	case "min", "gte":
 		if isText {
 			return "must have at least " + fe.Param() + " characters"

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-playground/validator/v10"
 	"github.com/google/uuid"
 
 	"github.com/sightline/sightline"
@@ -85,5 +86,31 @@ func TestNaturalCompare(t *testing.T) {
 		if got := naturalCompare(tt.a, tt.b); got != tt.want {
 			t.Errorf("naturalCompare(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
 		}
+	}
+}
+
+// Every enum tag accepts exactly the values of its list, and refuses any
+// other with a message naming them all.
+func TestEnumTagsFollowTheirLists(t *testing.T) {
+	t.Parallel()
+	for tag, values := range enums {
+		t.Run(tag, func(t *testing.T) {
+			t.Parallel()
+			for _, value := range values {
+				if err := validate().Var(value, tag); err != nil {
+					t.Errorf("%q refused: %v", value, err)
+				}
+			}
+			want := "must be one of: " + strings.Join(values, ", ")
+			for _, value := range []string{"", "nope", strings.ToUpper(values[0]), values[0] + " "} {
+				var fieldErrs validator.ValidationErrors
+				if !errors.As(validate().Var(value, tag), &fieldErrs) || len(fieldErrs) != 1 {
+					t.Fatalf("%q accepted", value)
+				}
+				if got := validationMessage(fieldErrs[0]); got != want {
+					t.Errorf("%q: %q, want %q", value, got, want)
+				}
+			}
+		})
 	}
 }

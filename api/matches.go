@@ -44,9 +44,9 @@ func (s *server) mentionMatchSchema() *openapi3.Schema {
 				"stores."),
 		"mentionPosition": described(integerSchema().WithMin(1),
 			"1-based rank of the brand among every brand the answer names, by first appearance."),
-		"mentionType": enumOf(stringsOf(sightline.MentionTypes)...),
-		"sentiment":   enumOf(stringsOf(sightline.Tones)...),
-		"qualifier":   enumOf(stringsOf(sightline.Qualifiers)...),
+		"mentionType": enumFrom(sightline.MentionTypes),
+		"sentiment":   enumFrom(sightline.Tones),
+		"qualifier":   enumFrom(sightline.Qualifiers),
 		"mentionText": described(stringSchema(), "The sentence of the first mention."),
 	}, "id", "aiResponseId", "detectedAt", "engine", "brandName", "competitorId", "mentionRelation",
 		"mentionPosition", "mentionType", "sentiment", "qualifier", "mentionText"))
@@ -63,15 +63,6 @@ func (s *server) serpMatchSchema() *openapi3.Schema {
 		"competitorId": described(nullable(uuidSchema()),
 			"The tracked competitor whose domain it is; null means the own brand's."),
 	}, "id", "snapshotId", "detectedAt", "rank", "url", "domain", "competitorId"))
-}
-
-// stringsOf converts a vocabulary list for an enum schema.
-func stringsOf[T ~string](values []T) []string {
-	out := make([]string, len(values))
-	for i, v := range values {
-		out[i] = string(v)
-	}
-	return out
 }
 
 // matchFilter loads the path's project and tracked query and builds the

@@ -36,10 +36,6 @@ func (s *server) handleMe(r *request) (any, error) {
 }
 
 func (s *server) meSchema() *openapi3.Schema {
-	capabilities := make([]string, len(sightline.Capabilities))
-	for i, c := range sightline.Capabilities {
-		capabilities[i] = string(c)
-	}
 	return s.component("Me", object(props{
 		"user": object(props{
 			"id":    uuidSchema(),
@@ -49,7 +45,7 @@ func (s *server) meSchema() *openapi3.Schema {
 		"apiKey": object(props{
 			"id":           uuidSchema(),
 			"name":         stringSchema(),
-			"capabilities": arrayOf(enumOf(capabilities...)),
+			"capabilities": arrayOf(enumFrom(sightline.Capabilities)),
 			"organizationScope": described(&openapi3.Schema{OneOf: openapi3.SchemaRefs{
 				schemaRef(enumOf("all")),
 				schemaRef(arrayOf(uuidSchema())),

@@ -90,6 +90,18 @@ func enumOf(values ...string) *openapi3.Schema {
 	return stringSchema().WithEnum(anySlice(values)...)
 }
 
+// enumFrom is the schema of a value from one of the vocabulary's lists.
+func enumFrom[T ~string](values []T) *openapi3.Schema { return enumOf(stringsOf(values)...) }
+
+// stringsOf converts a vocabulary list to its wire values.
+func stringsOf[T ~string](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
+}
+
 func schemaRef(s *openapi3.Schema) *openapi3.SchemaRef { return openapi3.NewSchemaRef("", s) }
 
 func anySlice(values []string) []any {

@@ -30,7 +30,7 @@ var previewActions = []string{
 
 // previewBody is the preview request.
 type previewBody struct {
-	Action         string           `json:"action" required:"true" validate:"oneof=organization.create organization.update organization.archive organization.restore"`
+	Action         string           `json:"action" required:"true" validate:"previewAction"`
 	OrganizationID *uuid.UUID       `json:"organizationId"`
 	Body           *json.RawMessage `json:"body"` // null is absent
 }
@@ -70,7 +70,7 @@ func (s *server) previewResponseSchema() *openapi3.Schema {
 		s.component("OrganizationArchiveEffects", described(object(props{
 			"projectsToArchive": described(arrayOf(project), "Active projects, archived by the organization."),
 			"invitationsToCancel": described(arrayOf(object(props{
-				"id": uuidSchema(), "email": stringSchema(), "role": enumOf("viewer", "manager", "owner"),
+				"id": uuidSchema(), "email": stringSchema(), "role": enumFrom(sightline.Roles),
 			}, "id", "email", "role")), "Pending, unexpired invitations; a restore does not reinstate them."),
 			"subscriptionCancelAt": described(nullable(timeSchema()),
 				"End of the current billing period, when the running subscription will be cancelled; "+

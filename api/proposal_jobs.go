@@ -135,7 +135,7 @@ func checkCountry(field string, country *string, errs sightline.ValidationErrors
 
 type clusteringJobBody struct {
 	TrackedQueryIDs            []uuid.UUID `json:"trackedQueryIds" required:"true"`
-	Mode                       string      `json:"mode" required:"true" validate:"oneof=fill_gaps full_regroup add_on_top"`
+	Mode                       string      `json:"mode" required:"true" validate:"clusteringMode"`
 	RestrictToExistingClusters *bool       `json:"restrictToExistingClusters"`
 }
 

@@ -158,8 +158,8 @@ func (s *server) jobSchema() *openapi3.Schema {
 		"BrandNameSuggestions; brand_discovery: BrandDiscovery; keyword_discovery: KeywordDiscovery."
 	return s.component("Job", object(props{
 		"id":          uuidSchema(),
-		"type":        enumOf(jobTypes()...),
-		"status":      enumOf(jobStatuses()...),
+		"type":        enumFrom(sightline.JobTypes),
+		"status":      enumFrom(sightline.JobStatuses),
 		"trackingUrl": described(stringSchema(), "/api/v1/organizations/{organizationId}/jobs/{jobId}: poll it with GET."),
 		"createdAt":   timeSchema(),
 		"completedAt": described(nullable(timeSchema()), "When the job completed or failed; null before."),
@@ -168,35 +168,11 @@ func (s *server) jobSchema() *openapi3.Schema {
 	}, "id", "type", "status", "trackingUrl", "createdAt", "completedAt", "error", "result"))
 }
 
-func jobTypes() []string {
-	out := make([]string, len(sightline.JobTypes))
-	for i, t := range sightline.JobTypes {
-		out[i] = string(t)
-	}
-	return out
-}
-
-func jobStatuses() []string {
-	out := make([]string, len(sightline.JobStatuses))
-	for i, t := range sightline.JobStatuses {
-		out[i] = string(t)
-	}
-	return out
-}
-
-func clusteringModes() []string {
-	out := make([]string, len(sightline.ClusteringModes))
-	for i, m := range sightline.ClusteringModes {
-		out[i] = string(m)
-	}
-	return out
-}
-
 func (s *server) clusteringJobBodySchema() *openapi3.Schema {
 	return object(props{
 		"trackedQueryIds": described(arrayOf(uuidSchema()).WithMinItems(1),
 			"1 to 500 distinct ids; duplicates are collapsed."),
-		"mode": described(enumOf(clusteringModes()...), "How apply treats the clusters a query has."),
+		"mode": described(enumFrom(sightline.ClusteringModes), "How apply treats the clusters a query has."),
 		"restrictToExistingClusters": described(boolSchema().WithDefault(false),
 			"Propose only the project's clusters; queries resembling none stay unassigned."),
 	}, "trackedQueryIds", "mode")
@@ -204,7 +180,7 @@ func (s *server) clusteringJobBodySchema() *openapi3.Schema {
 
 func (s *server) clusteringResultSchema() *openapi3.Schema {
 	return s.component("ClusteringProposal", object(props{
-		"mode":                       enumOf(clusteringModes()...),
+		"mode":                       enumFrom(sightline.ClusteringModes),
 		"restrictToExistingClusters": boolSchema(),
 		"clusters": described(arrayOf(object(props{
 			"name": described(stringSchema().WithMinLength(1).WithMaxLength(oltp.MaxClusterNameLength),

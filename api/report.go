@@ -54,8 +54,11 @@ const (
 	maxMissedBrandNameLen = 255
 )
 
+// reportTypes are what a report may be about.
+var reportTypes = []string{"missed_mention", "other"}
+
 type reportBody struct {
-	Type             string   `json:"type" required:"true" validate:"oneof=missed_mention other"`
+	Type             string   `json:"type" required:"true" validate:"reportType"`
 	Comment          *string  `json:"comment"`
 	MissedBrandNames []string `json:"missedBrandNames"`
 }
@@ -124,7 +127,7 @@ func reportAnswerSchema() *openapi3.Schema {
 
 func reportBodySchema() *openapi3.Schema {
 	return object(props{
-		"type": enumOf("missed_mention", "other"),
+		"type": enumOf(reportTypes...),
 		"comment": described(nullable(stringSchema().WithMaxLength(maxReportComment)),
 			"At most 1000 characters; an empty string or null is no comment."),
 		"missedBrandNames": described(arrayOf(stringSchema().WithMinLength(1).WithMaxLength(maxMissedBrandNameLen)),

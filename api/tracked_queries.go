@@ -44,8 +44,8 @@ func trackedListParams() []*openapi3.Parameter {
 	return append(pagingParams(),
 		openapi3.NewQueryParameter("search").WithSchema(stringSchema().WithMaxLength(100)).
 			WithDescription("Case-insensitive substring of the (normalised) query text; white space is folded as in stored texts."),
-		openapi3.NewQueryParameter("status").WithSchema(enumOf("active", "paused")),
-		openapi3.NewQueryParameter("engines").WithSchema(arrayOf(enumOf(oltp.TrackedQueryEngines...))).
+		openapi3.NewQueryParameter("status").WithSchema(enumFrom(sightline.TrackedQueryStatuses)),
+		openapi3.NewQueryParameter("engines").WithSchema(arrayOf(enumFrom(sightline.Engines))).
 			WithDescription("Repeatable or comma-separated."),
 		openapi3.NewQueryParameter("countries").WithSchema(arrayOf(stringSchema().WithMaxLength(100))).
 			WithDescription("Repeatable or comma-separated ISO 3166-1 alpha-2 codes (any case) or English country names; "+
@@ -151,10 +151,10 @@ func (s *server) handleGetCoverage(r *request) (any, error) {
 
 type trackedCreateBody struct {
 	QueryTexts      []string    `json:"queryTexts" required:"true" validate:"min=1,max=100"`
-	Engines         []string    `json:"engines" required:"true" validate:"min=1,max=100,dive,oneof=chatgpt perplexity google_ai_overview google_ai_mode google_serp google_shopping"`
+	Engines         []string    `json:"engines" required:"true" validate:"min=1,max=100,dive,engine"`
 	Countries       []string    `json:"countries" required:"true" validate:"min=1,max=100"`
 	Locale          *string     `json:"locale"`
-	CheckFrequency  string      `json:"checkFrequency" required:"true" validate:"oneof=daily weekly monthly"`
+	CheckFrequency  string      `json:"checkFrequency" required:"true" validate:"checkFrequency"`
 	NPasses         int         `json:"nPasses" required:"true" validate:"min=1,max=10"`
 	QueryClusterIDs []uuid.UUID `json:"queryClusterIds" required:"true" validate:"max=100"`
 }
@@ -270,7 +270,7 @@ func (s *server) handleCreateTrackedQueries(r *request, tx pgx.Tx) (int, any, er
 // Single-query writes.
 
 type trackedFrequencyBody struct {
-	CheckFrequency string `json:"checkFrequency" required:"true" validate:"oneof=daily weekly monthly"`
+	CheckFrequency string `json:"checkFrequency" required:"true" validate:"checkFrequency"`
 }
 
 type trackedPassesBody struct {
@@ -497,7 +497,7 @@ type trackedIDsBody struct {
 
 type trackedFrequencyBatchBody struct {
 	IDs            []string `json:"ids" required:"true"`
-	CheckFrequency string   `json:"checkFrequency" required:"true" validate:"oneof=daily weekly monthly"`
+	CheckFrequency string   `json:"checkFrequency" required:"true" validate:"checkFrequency"`
 }
 
 type trackedPassesBatchBody struct {
@@ -739,7 +739,7 @@ func (s *server) trackedQueryRoutes() {
 		summary: "Count the project's tracked queries and price checking them", role: sightline.RoleViewer,
 		description: "Reads the write model, so it may exceed the listing's total for a moment. checkCost is a dry run: one " +
 			"budget unit per configured pass of every matched query; nothing is reserved. Archived projects answer.",
-		query: []*openapi3.Parameter{openapi3.NewQueryParameter("status").WithSchema(enumOf("active", "paused")).
+		query: []*openapi3.Parameter{openapi3.NewQueryParameter("status").WithSchema(enumFrom(sightline.TrackedQueryStatuses)).
 			WithDescription("Omitted: all queries.")},
 		response: trackedCountSchema(),
 		errors:   map[int]string{404: "project_not_found."},

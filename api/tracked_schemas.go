@@ -14,7 +14,7 @@ func trackedCountrySchema() *openapi3.Schema {
 }
 
 func trackedFrequencySchema() *openapi3.Schema {
-	return enumOf(oltp.TrackedQueryFrequencies...)
+	return enumFrom(sightline.CheckFrequencies)
 }
 
 func trackedPassesSchema() *openapi3.Schema {
@@ -27,12 +27,12 @@ func (s *server) trackedQuerySchema() *openapi3.Schema {
 		"id":             uuidSchema(),
 		"projectId":      uuidSchema(),
 		"queryText":      described(stringSchema(), "Stored normalised: lower-cased, white space collapsed, leading list markers stripped."),
-		"engine":         enumOf(oltp.TrackedQueryEngines...),
+		"engine":         enumFrom(sightline.Engines),
 		"country":        trackedCountrySchema(),
 		"locale":         described(nullable(stringSchema().WithPattern(`^[a-z]{2}$`)), "ISO 639-1; null: the engine is asked without a language."),
 		"checkFrequency": trackedFrequencySchema(),
 		"nPasses":        trackedPassesSchema(),
-		"status":         enumOf("active", "paused"),
+		"status":         enumFrom(sightline.TrackedQueryStatuses),
 		"queryClusterIds": described(arrayOf(uuidSchema()),
 			"The clusters the query belongs to, in creation order."),
 		"lastCheckedAt": described(nullable(timeSchema()), "Null: no check has completed yet."),
@@ -53,9 +53,9 @@ func (s *server) trackedSearchRowSchema() *openapi3.Schema {
 	return s.component("TrackedQuerySearchRow", object(props{
 		"id":                   uuidSchema(),
 		"queryText":            stringSchema(),
-		"engine":               enumOf(oltp.TrackedQueryEngines...),
+		"engine":               enumFrom(sightline.Engines),
 		"country":              trackedCountrySchema(),
-		"status":               enumOf("active", "paused"),
+		"status":               enumFrom(sightline.TrackedQueryStatuses),
 		"checkFrequency":       trackedFrequencySchema(),
 		"nPasses":              trackedPassesSchema(),
 		"queryClusterIds":      arrayOf(uuidSchema()),
@@ -78,7 +78,7 @@ func (s *server) trackedCreateBodySchema() *openapi3.Schema {
 		"queryTexts": described(arrayOf(stringSchema()).WithMinItems(1).WithMaxItems(100),
 			"Each normalised (lower-cased, white space collapsed, leading list markers such as 1. - * • stripped) "+
 				"to 1 to 500 characters."),
-		"engines": arrayOf(enumOf(oltp.TrackedQueryEngines...)).WithMinItems(1).WithMaxItems(100),
+		"engines": arrayOf(enumFrom(sightline.Engines)).WithMinItems(1).WithMaxItems(100),
 		"countries": described(arrayOf(stringSchema().WithMinLength(2).WithMaxLength(2)).WithMinItems(1).WithMaxItems(100),
 			"ISO 3166-1 alpha-2 codes, any case; stored upper-case."),
 		"locale": described(nullable(stringSchema().WithMinLength(2).WithMaxLength(2)),
@@ -93,7 +93,7 @@ func (s *server) trackedCreateBodySchema() *openapi3.Schema {
 func (s *server) trackedCreateAnswerSchema() *openapi3.Schema {
 	combination := func(p props) props {
 		p["queryText"] = described(stringSchema(), "The normalised text.")
-		p["engine"] = enumOf(oltp.TrackedQueryEngines...)
+		p["engine"] = enumFrom(sightline.Engines)
 		p["country"] = trackedCountrySchema()
 		return p
 	}
@@ -163,7 +163,7 @@ func (s *server) coverageSchema() *openapi3.Schema {
 		"sample": described(arrayOf(object(props{
 			"id":             uuidSchema(),
 			"queryText":      stringSchema(),
-			"engine":         enumOf(oltp.TrackedQueryEngines...),
+			"engine":         enumFrom(sightline.Engines),
 			"country":        trackedCountrySchema(),
 			"checkFrequency": trackedFrequencySchema(),
 			"lastCheckedAt":  timeSchema(),

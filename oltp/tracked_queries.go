@@ -13,21 +13,9 @@ import (
 	"github.com/sightline/sightline"
 )
 
-// TrackedQueryEngines are the engines a query can be tracked on (spec 2.2).
-var TrackedQueryEngines = []string{"chatgpt", "perplexity", "google_ai_overview", "google_ai_mode", "google_serp", "google_shopping"}
-
-// TrackedQueryFrequencies are the check frequencies (spec 2.2).
-var TrackedQueryFrequencies = []string{"daily", "weekly", "monthly"}
-
 // MaxQueryTextLength bounds a normalised query text, in characters. The
 // spec sets no bound; 500 fits any real keyword and keeps rows small.
 const MaxQueryTextLength = 500
-
-// SinglePassEngine reports whether engine always runs one pass (spec 2.2:
-// the non-AI engines google_serp and google_shopping).
-func SinglePassEngine(engine string) bool {
-	return engine == "google_serp" || engine == "google_shopping"
-}
 
 // GoogleAIModeUnavailableCountries are the countries (ISO 3166-1 alpha-2)
 // where Google does not offer AI Mode, because Google Search itself is not
@@ -38,7 +26,7 @@ var GoogleAIModeUnavailableCountries = []string{"BY", "CN", "CU", "IR", "KP", "R
 
 // EngineAvailableIn reports whether engine can be tracked in country.
 func EngineAvailableIn(engine, country string) bool {
-	return engine != "google_ai_mode" || !slices.Contains(GoogleAIModeUnavailableCountries, country)
+	return engine != string(sightline.EngineGoogleAIMode) || !slices.Contains(GoogleAIModeUnavailableCountries, country)
 }
 
 // TrackedQuery is the write-model record of a tracked query (spec 2.3 and
@@ -99,7 +87,7 @@ type TrackedQueryChange struct {
 
 // refusal returns why the change cannot apply to a query on engine, or nil.
 func (c TrackedQueryChange) refusal(engine string) error {
-	if c.NPasses != nil && *c.NPasses > 1 && SinglePassEngine(engine) {
+	if c.NPasses != nil && *c.NPasses > 1 && sightline.Engine(engine).SinglePass() {
 		return sightline.Errorf(sightline.CodeNPassesNotSupported, "%s always runs a single pass; nPasses must be 1.", engine)
 	}
 	return nil
@@ -409,7 +397,7 @@ func insertTrackedQueries(ctx context.Context, db DBTX, in NewTrackedQueries, re
 	for n, i := range fresh {
 		r := results[i]
 		ids[n], texts[n], engines[n], countries[n], passes[n] = *r.ID, r.QueryText, r.Engine, r.Country, in.NPasses
-		if SinglePassEngine(r.Engine) {
+		if sightline.Engine(r.Engine).SinglePass() {
 			passes[n] = 1
 		}
 	}
