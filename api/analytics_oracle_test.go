@@ -20,6 +20,7 @@ import (
 	"github.com/sightline/sightline/ingest/simulator"
 	"github.com/sightline/sightline/jobs"
 	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/olap/olaptest"
 )
 
 // The analytics oracle: simulated history for a project, with a deleted
@@ -199,7 +200,7 @@ func (of *oracleFixture) writeHistory(queries []oracleQuery) {
 		}
 	}
 	for i := 0; i < len(rows); i += 200 {
-		if err := olap.InsertPasses(ctx, of.server.analytics.Conn, rows[i:min(i+200, len(rows))]); err != nil {
+		if err := olaptest.InsertPasses(ctx, of.server.analytics.Conn, rows[i:min(i+200, len(rows))]); err != nil {
 			of.t.Fatal(err)
 		}
 	}
@@ -721,8 +722,7 @@ func (of *oracleFixture) checkClusters(t *testing.T, s oracleScope) {
 	got := of.get(t, "/metrics/clusters", s.params())
 	rows, _ := got["rows"].([]any)
 	type want struct {
-		id    *uuid.UUID
-		scope oracleScope
+		id *uuid.UUID
 	}
 	var wants []want
 	switch {

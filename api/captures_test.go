@@ -129,7 +129,7 @@ func (cf *capturesFixture) pass(project, query, run uuid.UUID, engine sightline.
 
 func (cf *capturesFixture) insert(passes ...olap.PassRows) {
 	cf.t.Helper()
-	if err := olap.InsertPasses(context.Background(), cf.conn, passes); err != nil {
+	if err := olaptest.InsertPasses(context.Background(), cf.conn, passes); err != nil {
 		cf.t.Fatal(err)
 	}
 }

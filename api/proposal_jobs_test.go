@@ -18,6 +18,7 @@ import (
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/jobs"
 	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/olap/olaptest"
 	"github.com/sightline/sightline/oltp"
 )
 
@@ -679,7 +680,7 @@ func TestProposalDiscoveryEndToEnd(t *testing.T) {
 		}
 		passes = append(passes, a, s)
 	}
-	if err := olap.InsertPasses(ctx, f.server.analytics.Conn, passes); err != nil {
+	if err := olaptest.InsertPasses(ctx, f.server.analytics.Conn, passes); err != nil {
 		t.Fatal(err)
 	}
 	f.startWorkers()

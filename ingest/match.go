@@ -231,11 +231,3 @@ func (m *matcher) matchesAt(pi int, text, fold []rune, i int) bool {
 	}
 	return true
 }
-
-// extend returns where a match ends once its plural is included.
-func extendPlural(text []rune, end int) int {
-	for end < len(text) && isWordRune(text[end]) {
-		end++
-	}
-	return end
-}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/olap/olaptest"
 )
 
 // A group longer than the tracked-query filter ClusterMetrics sends reads
@@ -22,7 +23,7 @@ func TestClusterMetricsManyQueries(t *testing.T) {
 	in.Mentions = []olap.Mention{f.own(2, rec, pos, direct)}
 	out := f.pass(outsider, uuid.New(), sightline.EngineChatGPT, 0, 1, 1)
 	out.Mentions = []olap.Mention{f.own(1, rec, pos, direct)}
-	if err := olap.InsertPasses(ctx, f.conn, []olap.PassRows{in, out}); err != nil {
+	if err := olaptest.InsertPasses(ctx, f.conn, []olap.PassRows{in, out}); err != nil {
 		t.Fatal(err)
 	}
 	ids := []uuid.UUID{member}

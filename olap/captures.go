@@ -553,42 +553,6 @@ type block struct {
 	token   string
 }
 
-// InsertPasses writes passes to the capture tables, and through their
-// materialized views to the rollups, once: a pass a table already holds
-// is skipped for that table, and each table's block carries an
-// insert_deduplication_token derived from the passes in it, so sending the
-// same passes again (after an error whose outcome was unknown) changes
-// nothing. It does not retry; Writer does.
-func InsertPasses(ctx context.Context, conn driver.Conn, passes []PassRows) error {
-	entries, err := passEntries(passes)
-	if err != nil {
-		return err
-	}
-	blocks, err := prepareBlocks(ctx, conn, entries)
-	if err != nil {
-		return err
-	}
-	for _, b := range blocks {
-		if err := b.insert(ctx, conn, nil); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// passEntries validates passes and drops repeats of a pass, keeping the
-// first.
-func passEntries(passes []PassRows) ([]*passEntry, error) {
-	entries := make([]*passEntry, len(passes))
-	for i, p := range passes {
-		if err := p.Validate(); err != nil {
-			return nil, err
-		}
-		entries[i] = newPassEntry(p)
-	}
-	return uniqueEntries(entries), nil
-}
-
 // uniqueEntries drops repeats of a pass, keeping the first: a pass is
 // stored once, even when two writers send it into the same flush.
 func uniqueEntries(entries []*passEntry) []*passEntry {
@@ -604,7 +568,10 @@ func uniqueEntries(entries []*passEntry) []*passEntry {
 }
 
 // prepareBlocks asks which of the entries' passes each table already holds
-// and returns, per table, a block of the rest in write order.
+// and returns, per table, a block of the rest in write order. Each block
+// carries an insert_deduplication_token derived from the passes in it, so
+// sending the same block again (after an error whose outcome was unknown)
+// stores nothing twice, in the table or in the rollups its views feed.
 func prepareBlocks(ctx context.Context, conn driver.Conn, entries []*passEntry) ([]block, error) {
 	stored, err := storedPasses(ctx, conn, entries)
 	if err != nil {
@@ -661,15 +628,12 @@ func insertSettings(token string) clickhouse.Settings {
 	}
 }
 
-// insert sends the block as one INSERT. columns, when known (see
-// insertColumns), spare the HTTP driver a DESCRIBE TABLE before it.
+// insert sends the block as one INSERT. columns (see insertColumns) spare
+// the HTTP driver a DESCRIBE TABLE before it.
 func (b block) insert(ctx context.Context, conn driver.Conn, columns []clickhouse.ColumnNameAndType) error {
 	spec := captureTables[b.table]
-	opts := []clickhouse.QueryOption{clickhouse.WithSettings(insertSettings(b.token))}
-	if columns != nil {
-		opts = append(opts, clickhouse.WithColumnNamesAndTypes(columns))
-	}
-	batch, err := conn.PrepareBatch(clickhouse.Context(ctx, opts...), "INSERT INTO "+spec.name+" ("+spec.columns+")")
+	ctx = clickhouse.Context(ctx, clickhouse.WithSettings(insertSettings(b.token)), clickhouse.WithColumnNamesAndTypes(columns))
+	batch, err := conn.PrepareBatch(ctx, "INSERT INTO "+spec.name+" ("+spec.columns+")")
 	if err != nil {
 		return fmt.Errorf("preparing %s batch: %w", spec.name, err)
 	}

@@ -167,7 +167,7 @@ func TestCapturesRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	f := newCapturesFixture(t)
 	d := f.dataset()
-	if err := olap.InsertPasses(ctx, f.conn, d.passes); err != nil {
+	if err := olaptest.InsertPasses(ctx, f.conn, d.passes); err != nil {
 		t.Fatal(err)
 	}
 
@@ -372,7 +372,7 @@ func TestCapturesInsertedOnce(t *testing.T) {
 	ctx := context.Background()
 	f := newCapturesFixture(t)
 	d := f.dataset()
-	if err := olap.InsertPasses(ctx, f.conn, d.passes); err != nil {
+	if err := olaptest.InsertPasses(ctx, f.conn, d.passes); err != nil {
 		t.Fatal(err)
 	}
 	before := capturesTableCounts(t, f)
@@ -380,7 +380,7 @@ func TestCapturesInsertedOnce(t *testing.T) {
 	// The same passes again, alone, in another grouping and twice within a
 	// batch: nothing changes, in raw tables (even read without FINAL) or rollups.
 	for _, again := range [][]olap.PassRows{d.passes, d.passes[:1], {d.passes[2], d.passes[0], d.passes[2]}} {
-		if err := olap.InsertPasses(ctx, f.conn, again); err != nil {
+		if err := olaptest.InsertPasses(ctx, f.conn, again); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/olap/olaptest"
 )
 
 // capturesTablesWith lists the tables (not views) of the test database
@@ -40,14 +41,14 @@ func TestDeleteTrackedQueries(t *testing.T) {
 	ctx := context.Background()
 	f := newCapturesFixture(t)
 	d := f.dataset()
-	if err := olap.InsertPasses(ctx, f.conn, d.passes); err != nil {
+	if err := olaptest.InsertPasses(ctx, f.conn, d.passes); err != nil {
 		t.Fatal(err)
 	}
 	// A check result of q1 too: every ClickHouse row of the query goes.
-	if err := olap.InsertCheckResults(ctx, f.conn, []olap.CheckResult{{
-		OrganizationID: f.org, ProjectID: f.project, TrackedQueryID: d.q1, RunID: d.passes[0].RunID, Engine: "chatgpt",
-		Country: "US", Status: "completed", StartedAt: f.day, FinishedAt: f.day.Add(time.Second),
-	}}); err != nil {
+	if err := f.conn.Exec(ctx, `INSERT INTO check_results (organization_id, project_id, tracked_query_id, run_id,
+		engine, country, pass_index, status, error_code, started_at, finished_at)
+		VALUES (?, ?, ?, ?, 'chatgpt', 'US', 0, 'completed', '', ?, ?)`,
+		f.org, f.project, d.q1, d.passes[0].RunID, f.day, f.day.Add(time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	// The same query id in another project is not touched.
@@ -55,7 +56,7 @@ func TestDeleteTrackedQueries(t *testing.T) {
 	other.project = uuid.New()
 	stranger := other.pass(d.q1, uuid.New(), "chatgpt", 0, 1, 9)
 	stranger.Mentions = d.passes[0].Mentions
-	if err := olap.InsertPasses(ctx, f.conn, []olap.PassRows{stranger}); err != nil {
+	if err := olaptest.InsertPasses(ctx, f.conn, []olap.PassRows{stranger}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -93,7 +94,7 @@ func TestDeleteCompetitor(t *testing.T) {
 	ctx := context.Background()
 	f := newCapturesFixture(t)
 	d := f.dataset()
-	if err := olap.InsertPasses(ctx, f.conn, d.passes); err != nil {
+	if err := olaptest.InsertPasses(ctx, f.conn, d.passes); err != nil {
 		t.Fatal(err)
 	}
 	if err := olap.DeleteCompetitor(ctx, f.conn, f.project, f.compA); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/olap/olaptest"
 )
 
 func TestDiscoveryReads(t *testing.T) {
@@ -42,7 +43,7 @@ func TestDiscoveryReads(t *testing.T) {
 	gb := f.pass(q, uuid.New(), sightline.EngineChatGPT, 0, 1, 1)
 	gb.Country = "GB"
 	gb.Mentions = []olap.Mention{mention("Londoner", 1)}
-	if err := olap.InsertPasses(ctx, f.conn, []olap.PassRows{a, b, s, o, old, gb}); err != nil {
+	if err := olaptest.InsertPasses(ctx, f.conn, []olap.PassRows{a, b, s, o, old, gb}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/olap/olaptest"
 )
 
 func TestListingMetrics(t *testing.T) {
@@ -39,7 +40,7 @@ func TestListingMetrics(t *testing.T) {
 	// A newer run with one of its two passes stored is not a completed check.
 	partial := f.pass(ai, uuid.New(), sightline.EngineChatGPT, 0, 2, 8)
 	partial.ResponseText = "unfinished"
-	if err := olap.InsertPasses(ctx, f.conn, []olap.PassRows{old, p0, p1, s, partial}); err != nil {
+	if err := olaptest.InsertPasses(ctx, f.conn, []olap.PassRows{old, p0, p1, s, partial}); err != nil {
 		t.Fatal(err)
 	}
 

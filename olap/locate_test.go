@@ -8,6 +8,7 @@ import (
 
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/olap/olaptest"
 )
 
 func TestReaderLocatesTheRunOfAnAIAnswer(t *testing.T) {
@@ -17,7 +18,7 @@ func TestReaderLocatesTheRunOfAnAIAnswer(t *testing.T) {
 	query, run := uuid.New(), uuid.New()
 	p := f.pass(query, run, sightline.EngineChatGPT, 0, 1, 0)
 	p.ResponseText = "Own is fine."
-	if err := olap.InsertPasses(ctx, f.conn, []olap.PassRows{p}); err != nil {
+	if err := olaptest.InsertPasses(ctx, f.conn, []olap.PassRows{p}); err != nil {
 		t.Fatal(err)
 	}
 	l := &olap.Reader{Conn: f.conn}

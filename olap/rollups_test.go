@@ -6,8 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-
-	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/olap/olaptest"
 )
 
 // capturesBrand is one brand's figures read from the rollups.
@@ -200,10 +199,10 @@ func TestRollupsServeEveryMetric(t *testing.T) {
 	f := newCapturesFixture(t)
 	d := f.dataset()
 	// Two inserts, so the rollups hold several partial rows per key to re-aggregate.
-	if err := olap.InsertPasses(context.Background(), f.conn, d.passes[:2]); err != nil {
+	if err := olaptest.InsertPasses(context.Background(), f.conn, d.passes[:2]); err != nil {
 		t.Fatal(err)
 	}
-	if err := olap.InsertPasses(context.Background(), f.conn, d.passes[2:]); err != nil {
+	if err := olaptest.InsertPasses(context.Background(), f.conn, d.passes[2:]); err != nil {
 		t.Fatal(err)
 	}
 	r := capturesReadRollups(t, f)

@@ -74,7 +74,7 @@ var ErrWriterClosed = errors.New("olap writer is closed")
 // running one ends. Flushes run one at a time on the Writer's own
 // goroutine: one INSERT per capture table holding rows. A failed attempt is
 // retried with the same blocks and the same deduplication tokens (see
-// InsertPasses), so a block that was stored although its attempt failed is
+// prepareBlocks), so a block that was stored although its attempt failed is
 // not stored twice, in the capture tables or in the rollups. Rows are never
 // dropped silently: when every attempt fails, every Write waiting on them
 // gets the error.

@@ -28,15 +28,10 @@ import (
 // Every writer takes its locks in one order, so that none can deadlock
 // another: tracked queries, then their runs, then the subscription.
 
-// The statuses of a check run.
-const (
-	CheckPending       = "pending"
-	CheckRunning       = "running"
-	CheckAwaitingRetry = "awaiting_retry"
-	CheckCompleted     = "completed"
-	CheckFailed        = "failed"
-	CheckCancelled     = "cancelled"
-)
+// CheckRunning is the status of a check run a worker has taken; the other
+// statuses (pending, awaiting_retry, completed, failed, cancelled) are only
+// written and read by the SQL here.
+const CheckRunning = "running"
 
 // What started a run.
 const (

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"net/url"
 	"os"
 	"testing"
@@ -84,4 +85,13 @@ func NewConn(t testing.TB) driver.Conn {
 	}
 	t.Cleanup(func() { conn.Close() })
 	return conn
+}
+
+// InsertPasses stores passes as a check does, through a Writer of their
+// own, and returns once they are durable. A pass already stored is not
+// stored again. It does not retry.
+func InsertPasses(ctx context.Context, conn driver.Conn, passes []olap.PassRows) error {
+	w := olap.NewWriter(conn, olap.WriterOptions{Attempts: 1})
+	err := w.Write(ctx, passes...)
+	return errors.Join(err, w.Close(ctx))
 }
