@@ -6,11 +6,8 @@ import (
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/riverqueue/river"
 
 	"github.com/sightline/sightline/olap"
-	"github.com/sightline/sightline/oltp"
 )
 
 // CompetitorCascadeArgs asks for what was attributed to a deleted competitor
@@ -54,27 +51,19 @@ func (a *CompetitorCascadeArgs) UnmarshalJSON(b []byte) error {
 // Kind names the job on the queue.
 func (CompetitorCascadeArgs) Kind() string { return "competitor_cascade" }
 
-// CompetitorCascadeWorker finishes a competitor's deletion: it removes the
-// competitor's mentions, rank rows and rollup rows and unlinks it from
-// citations, search results and shopping offers (olap.DeleteCompetitor),
-// then finishes the cascade so that data_dirty_since is cleared only once
-// the figures have stopped moving. A check that loaded the project's brands
-// before the delete may still store a pass naming the competitor, so like
-// the tracked-query cascade it deletes again once lateWriteWindow has
-// passed before finishing.
-type CompetitorCascadeWorker struct {
-	river.WorkerDefaults[CompetitorCascadeArgs]
-	Pool       *pgxpool.Pool
-	ClickHouse driver.Conn
+// cascade names the project and the ledger entry of its cascade.
+func (a CompetitorCascadeArgs) cascade() (projectID, cascadeID uuid.UUID) {
+	return a.ProjectID, a.CascadeID
 }
 
-// Work runs one cascade. It is safe to run again after a failure.
-func (w *CompetitorCascadeWorker) Work(ctx context.Context, job *river.Job[CompetitorCascadeArgs]) error {
-	if err := olap.DeleteCompetitor(ctx, w.ClickHouse, job.Args.ProjectID, job.Args.CompetitorID); err != nil {
-		return err
-	}
-	if wait := lateWriteWait(job.CreatedAt); wait > 0 {
-		return river.JobSnooze(wait)
-	}
-	return oltp.FinishCascade(ctx, w.Pool, job.Args.ProjectID, job.Args.CascadeID)
+// deleteRows removes what was attributed to the competitor: its mentions,
+// rank rows and rollup rows go, and citations, search results and shopping
+// offers are unlinked from it (olap.DeleteCompetitor). A check that loaded
+// the project's brands before the delete may still store a pass naming the
+// competitor, hence the second deletion of CascadeWorker.
+func (a CompetitorCascadeArgs) deleteRows(ctx context.Context, conn driver.Conn) error {
+	return olap.DeleteCompetitor(ctx, conn, a.ProjectID, a.CompetitorID)
 }
+
+// CompetitorCascadeWorker finishes a competitor's deletion.
+type CompetitorCascadeWorker = CascadeWorker[CompetitorCascadeArgs]

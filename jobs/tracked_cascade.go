@@ -26,33 +26,55 @@ type TrackedQueryCascadeArgs struct {
 // Kind names the job on the queue.
 func (TrackedQueryCascadeArgs) Kind() string { return "tracked_query_cascade" }
 
-// TrackedQueryCascadeWorker is the background half of a tracked-query bulk
-// delete: it removes the deleted queries' captured answers, mention and
+// cascade names the project and the ledger entry of its cascade.
+func (a TrackedQueryCascadeArgs) cascade() (projectID, cascadeID uuid.UUID) {
+	return a.ProjectID, a.CascadeID
+}
+
+// deleteRows removes the deleted queries' captured answers, mention and
 // search matches, search and shopping pages and rank history from every
-// ClickHouse table and rollup (olap.DeleteTrackedQueries), then finishes
-// the cascade: it leaves the project's ledger and projects.data_dirty_since
-// is cleared when no other cascade of the project is pending.
-//
-// The delete removed the queries' check runs with them, so a check in
-// flight stops at its next pass, but the pass it is storing may land after
-// a first deletion. The worker therefore deletes at once, then again once
-// lateWriteWindow has passed since the delete, and only then finishes.
-type TrackedQueryCascadeWorker struct {
-	river.WorkerDefaults[TrackedQueryCascadeArgs]
+// ClickHouse table and rollup (olap.DeleteTrackedQueries). The delete
+// removed the queries' check runs with them, so a check in flight stops at
+// its next pass, but the pass it is storing may land after a first
+// deletion, hence the second deletion of CascadeWorker.
+func (a TrackedQueryCascadeArgs) deleteRows(ctx context.Context, conn driver.Conn) error {
+	return olap.DeleteTrackedQueries(ctx, conn, a.ProjectID, a.TrackedQueryIDs)
+}
+
+// TrackedQueryCascadeWorker is the background half of a tracked-query bulk
+// delete.
+type TrackedQueryCascadeWorker = CascadeWorker[TrackedQueryCascadeArgs]
+
+// cascadeArgs are the args of a cascade: a deletion whose ClickHouse rows
+// are removed in the background, registered in the project's cascade ledger
+// (oltp.BeginCascade) in the transaction that enqueued the job.
+type cascadeArgs interface {
+	river.JobArgs
+	cascade() (projectID, cascadeID uuid.UUID)
+	deleteRows(ctx context.Context, conn driver.Conn) error
+}
+
+// CascadeWorker runs a cascade: it deletes the rows at once, then again
+// once lateWriteWindow has passed since the deletion was enqueued (a check
+// in flight may store a pass after the first), and only then finishes the
+// cascade, so that the project's data_dirty_since is cleared once its
+// figures have stopped moving and no other cascade of it is pending.
+type CascadeWorker[T cascadeArgs] struct {
+	river.WorkerDefaults[T]
 	Pool       *pgxpool.Pool
 	ClickHouse driver.Conn
 }
 
-// Work deletes the rows and, once no late pass can arrive, finishes the
-// cascade. It is safe to run again after a failure.
-func (w *TrackedQueryCascadeWorker) Work(ctx context.Context, job *river.Job[TrackedQueryCascadeArgs]) error {
-	if err := olap.DeleteTrackedQueries(ctx, w.ClickHouse, job.Args.ProjectID, job.Args.TrackedQueryIDs); err != nil {
+// Work runs one cascade. It is safe to run again after a failure.
+func (w *CascadeWorker[T]) Work(ctx context.Context, job *river.Job[T]) error {
+	if err := job.Args.deleteRows(ctx, w.ClickHouse); err != nil {
 		return err
 	}
 	if wait := lateWriteWait(job.CreatedAt); wait > 0 {
 		return river.JobSnooze(wait)
 	}
-	return oltp.FinishCascade(ctx, w.Pool, job.Args.ProjectID, job.Args.CascadeID)
+	projectID, cascadeID := job.Args.cascade()
+	return oltp.FinishCascade(ctx, w.Pool, projectID, cascadeID)
 }
 
 // lateWriteWindow bounds how long after its run left flight a check can
