@@ -5,16 +5,13 @@ package olaptest
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"net/url"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
+	"github.com/sightline/sightline/internal/dbtest"
 	"github.com/sightline/sightline/olap"
 	"github.com/sightline/sightline/schema"
 )
@@ -23,12 +20,7 @@ import (
 const DefaultURL = "http://127.0.0.1:18123/default"
 
 // ServerURL is the ClickHouse server tests use.
-func ServerURL() string {
-	if u := os.Getenv("CLICKHOUSE_URL"); u != "" {
-		return u
-	}
-	return DefaultURL
-}
+func ServerURL() string { return dbtest.ServerURL("CLICKHOUSE_URL", DefaultURL) }
 
 // NewDatabase creates a migrated database for this test and returns its URL.
 func NewDatabase(t testing.TB) string {
@@ -40,31 +32,22 @@ func NewDatabase(t testing.TB) string {
 		t.Fatalf("connecting to test clickhouse at %s (run `make test`, which starts it): %v", ServerURL(), err)
 	}
 	defer admin.Close()
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	name := "test_" + hex.EncodeToString(b)
+	name := dbtest.NewName()
 	if err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		t.Fatalf("creating test database: %v", err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
+	dbtest.DropAtCleanup(t, name, func(ctx context.Context) error {
 		conn, err := olap.Connect(ctx, ServerURL())
 		if err != nil {
-			t.Errorf("connecting to drop %s: %v", name, err)
-			return
+			return err
 		}
 		defer conn.Close()
-		if err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name); err != nil {
-			t.Errorf("dropping %s: %v", name, err)
-		}
+		return conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name)
 	})
-	u, err := url.Parse(ServerURL())
+	dbURL, err := dbtest.WithDatabase(ServerURL(), name)
 	if err != nil {
-		t.Fatalf("CLICKHOUSE_URL is not a URL: %v", err)
+		t.Fatalf("CLICKHOUSE_URL: %v", err)
 	}
-	u.Path = "/" + name
-	dbURL := u.String()
 	db, err := olap.OpenDB(dbURL)
 	if err != nil {
 		t.Fatal(err)

@@ -7,19 +7,17 @@ package oltptest
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io/fs"
-	"net/url"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/sightline/sightline/internal/dbtest"
 	"github.com/sightline/sightline/schema"
 )
 
@@ -27,12 +25,7 @@ import (
 const DefaultURL = "postgres://postgres@127.0.0.1:54329/sightline?sslmode=disable"
 
 // ServerURL is the Postgres server tests use.
-func ServerURL() string {
-	if u := os.Getenv("DATABASE_URL"); u != "" {
-		return u
-	}
-	return DefaultURL
-}
+func ServerURL() string { return dbtest.ServerURL("DATABASE_URL", DefaultURL) }
 
 // NewDatabase creates a migrated database for this test, dropped when the
 // test ends, and returns its URL.
@@ -50,22 +43,18 @@ func NewDatabase(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("preparing template database: %v", err)
 	}
-	name := "test_" + randomSuffix()
+	name := dbtest.NewName()
 	if _, err := admin.Exec(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", name, template)); err != nil {
 		t.Fatalf("creating test database: %v", err)
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
+	dbtest.DropAtCleanup(t, name, func(ctx context.Context) error {
 		conn, err := pgx.Connect(ctx, ServerURL())
 		if err != nil {
-			t.Errorf("connecting to drop %s: %v", name, err)
-			return
+			return err
 		}
 		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", name)); err != nil {
-			t.Errorf("dropping %s: %v", name, err)
-		}
+		_, err = conn.Exec(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", name))
+		return err
 	})
 	return withDatabase(ServerURL(), name)
 }
@@ -137,16 +126,9 @@ func migrationsDigest() string {
 }
 
 func withDatabase(serverURL, name string) string {
-	u, err := url.Parse(serverURL)
+	u, err := dbtest.WithDatabase(serverURL, name)
 	if err != nil {
-		panic(fmt.Sprintf("DATABASE_URL is not a URL: %v", err))
+		panic(fmt.Sprintf("DATABASE_URL: %v", err))
 	}
-	u.Path = "/" + name
-	return u.String()
-}
-
-func randomSuffix() string {
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+	return u
 }
