@@ -242,39 +242,39 @@ func LockProjectScope(ctx context.Context, db DBTX, organizationID, projectID uu
 
 // RenameProject sets the name of a project the caller has locked.
 func RenameProject(ctx context.Context, db DBTX, organizationID, projectID uuid.UUID, name string) (*Project, error) {
-	if _, err := db.Exec(ctx, `UPDATE projects SET name = $3 WHERE id = $1 AND organization_id = $2`,
-		projectID, organizationID, name); err != nil {
-		return nil, fmt.Errorf("renaming project: %w", err)
-	}
-	return GetProject(ctx, db, organizationID, projectID)
+	return updateProject(ctx, db, organizationID, projectID, "renaming", `name = $3`, name)
 }
 
 // ArchiveProject archives an active project of an active organization on
 // the caller's behalf (spec 3.2), recording that the caller archived it so
 // that an organization restore leaves it archived. Nothing is deleted.
 func ArchiveProject(ctx context.Context, db DBTX, organizationID, projectID uuid.UUID) (*Project, error) {
-	scope, err := LockProjectScope(ctx, db, organizationID, projectID)
-	if err != nil {
+	if _, err := lockProjectIn(ctx, db, organizationID, projectID, "active", "The project is already archived."); err != nil {
 		return nil, err
 	}
-	if scope.OrganizationStatus != "active" {
-		return nil, sightline.Errorf(sightline.CodeOrganizationIsArchived, "The organization is archived; restore it first.")
-	}
-	if scope.Status != "active" {
-		return nil, sightline.Errorf(sightline.CodeStatusTransitionNotAllowed, "The project is already archived.")
-	}
-	if _, err := db.Exec(ctx, `
-		UPDATE projects SET status = 'archived', archived_by = 'caller', archived_at = now()
-		WHERE id = $1 AND organization_id = $2`, projectID, organizationID); err != nil {
-		return nil, fmt.Errorf("archiving project: %w", err)
-	}
-	return GetProject(ctx, db, organizationID, projectID)
+	return updateProject(ctx, db, organizationID, projectID, "archiving",
+		`status = 'archived', archived_by = 'caller', archived_at = now()`)
 }
 
 // RestoreProject restores a project its caller archived (spec 3.2). A
 // project archived by its organization's archive comes back only with the
 // organization.
 func RestoreProject(ctx context.Context, db DBTX, organizationID, projectID uuid.UUID) (*Project, error) {
+	scope, err := lockProjectIn(ctx, db, organizationID, projectID, "archived", "The project is already active.")
+	if err != nil {
+		return nil, err
+	}
+	if scope.ArchivedBy != nil && *scope.ArchivedBy == "organization" {
+		return nil, sightline.Errorf(sightline.CodeProjectArchivedByOrganization,
+			"The project was archived with its organization; restore the organization instead.")
+	}
+	return updateProject(ctx, db, organizationID, projectID, "restoring",
+		`status = 'active', archived_by = NULL, archived_at = NULL`)
+}
+
+// lockProjectIn locks a project of an active organization for a change of
+// status, refusing it unless the project is in status from.
+func lockProjectIn(ctx context.Context, db DBTX, organizationID, projectID uuid.UUID, from, refusal string) (*ProjectScope, error) {
 	scope, err := LockProjectScope(ctx, db, organizationID, projectID)
 	if err != nil {
 		return nil, err
@@ -282,17 +282,18 @@ func RestoreProject(ctx context.Context, db DBTX, organizationID, projectID uuid
 	if scope.OrganizationStatus != "active" {
 		return nil, sightline.Errorf(sightline.CodeOrganizationIsArchived, "The organization is archived; restore it first.")
 	}
-	if scope.Status != "archived" {
-		return nil, sightline.Errorf(sightline.CodeStatusTransitionNotAllowed, "The project is already active.")
+	if scope.Status != from {
+		return nil, sightline.Errorf(sightline.CodeStatusTransitionNotAllowed, "%s", refusal)
 	}
-	if scope.ArchivedBy != nil && *scope.ArchivedBy == "organization" {
-		return nil, sightline.Errorf(sightline.CodeProjectArchivedByOrganization,
-			"The project was archived with its organization; restore the organization instead.")
-	}
-	if _, err := db.Exec(ctx, `
-		UPDATE projects SET status = 'active', archived_by = NULL, archived_at = NULL
-		WHERE id = $1 AND organization_id = $2`, projectID, organizationID); err != nil {
-		return nil, fmt.Errorf("restoring project: %w", err)
+	return scope, nil
+}
+
+// updateProject sets columns of one project (set may use $3 on for args)
+// and returns the project as it now is; doing names the change in errors.
+func updateProject(ctx context.Context, db DBTX, organizationID, projectID uuid.UUID, doing, set string, args ...any) (*Project, error) {
+	args = append([]any{projectID, organizationID}, args...)
+	if _, err := db.Exec(ctx, `UPDATE projects SET `+set+` WHERE id = $1 AND organization_id = $2`, args...); err != nil {
+		return nil, fmt.Errorf("%s project: %w", doing, err)
 	}
 	return GetProject(ctx, db, organizationID, projectID)
 }
