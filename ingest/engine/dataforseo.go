@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"net/http"
 	"strings"
 
 	"golang.org/x/text/language"
@@ -111,16 +110,7 @@ func (a *DataForSEO) Ask(ctx context.Context, req ingest.Request) (ingest.Captur
 		Device:              "desktop",
 		LoadAsyncAIOverview: req.Engine == sightline.EngineGoogleAIOverview,
 	}
-	body, err := json.Marshal([]dataForSEOTask{task})
-	if err != nil {
-		return ingest.Capture{}, newError(req.Engine, Rejected, "encoding request: %w", err)
-	}
-	data, err := a.t.exchange(ctx, req.Engine, request{
-		method: http.MethodPost,
-		url:    a.base + path,
-		header: jsonHeader(a.auth),
-		body:   body,
-	})
+	data, err := a.t.postJSON(ctx, req.Engine, a.base+path, a.auth, []dataForSEOTask{task})
 	if err != nil {
 		return ingest.Capture{}, err
 	}

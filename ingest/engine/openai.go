@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"sort"
 
 	"github.com/sightline/sightline"
@@ -90,24 +89,12 @@ func (a *OpenAI) Ask(ctx context.Context, req ingest.Request) (ingest.Capture, e
 	if req.Country != "" {
 		tool.UserLocation = &openAILocation{Type: "approximate", Country: req.Country}
 	}
-	body, err := json.Marshal(openAIRequest{Model: a.model, Input: req.QueryText, Tools: []openAITool{tool}})
-	if err != nil {
-		return ingest.Capture{}, newError(req.Engine, Rejected, "encoding request: %w", err)
-	}
-	data, err := a.t.exchange(ctx, req.Engine, request{
-		method: http.MethodPost,
-		url:    a.base + "/v1/responses",
-		header: jsonHeader("Bearer " + a.key),
-		body:   body,
-	})
+	data, err := a.t.postJSON(ctx, req.Engine, a.base+"/v1/responses", "Bearer "+a.key,
+		openAIRequest{Model: a.model, Input: req.QueryText, Tools: []openAITool{tool}})
 	if err != nil {
 		return ingest.Capture{}, err
 	}
-	answer, perr := parseOpenAI(req.Engine, data)
-	if perr != nil {
-		return ingest.Capture{}, perr
-	}
-	return ingest.Capture{Engine: req.Engine, CapturedAt: a.t.capturedAt(), Answer: answer}, nil
+	return a.t.answerCapture(req.Engine, data, parseOpenAI)
 }
 
 type openAIResponse struct {

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
@@ -90,24 +89,11 @@ func (a *Perplexity) Ask(ctx context.Context, req ingest.Request) (ingest.Captur
 		in.WebSearchOptions = &perplexitySearchOption{}
 		in.WebSearchOptions.UserLocation.Country = req.Country
 	}
-	body, err := json.Marshal(in)
-	if err != nil {
-		return ingest.Capture{}, newError(req.Engine, Rejected, "encoding request: %w", err)
-	}
-	data, err := a.t.exchange(ctx, req.Engine, request{
-		method: http.MethodPost,
-		url:    a.base + "/chat/completions",
-		header: jsonHeader("Bearer " + a.key),
-		body:   body,
-	})
+	data, err := a.t.postJSON(ctx, req.Engine, a.base+"/chat/completions", "Bearer "+a.key, in)
 	if err != nil {
 		return ingest.Capture{}, err
 	}
-	answer, perr := parsePerplexity(req.Engine, data)
-	if perr != nil {
-		return ingest.Capture{}, perr
-	}
-	return ingest.Capture{Engine: req.Engine, CapturedAt: a.t.capturedAt(), Answer: answer}, nil
+	return a.t.answerCapture(req.Engine, data, parsePerplexity)
 }
 
 type perplexityResponse struct {

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/ingest"
 )
 
 // DefaultTimeout bounds one request to an engine when neither ENGINE_TIMEOUT
@@ -71,6 +72,26 @@ type request struct {
 	url    string
 	header http.Header
 	body   []byte
+}
+
+// postJSON sends in as a JSON POST to url, authorised by auth, and answers
+// as exchange does.
+func (t transport) postJSON(ctx context.Context, engine sightline.Engine, url, auth string, in any) ([]byte, error) {
+	body, err := json.Marshal(in)
+	if err != nil {
+		return nil, newError(engine, Rejected, "encoding request: %w", err)
+	}
+	return t.exchange(ctx, engine, request{method: http.MethodPost, url: url, header: jsonHeader(auth), body: body})
+}
+
+// answerCapture is the capture of the AI answer parse reads from data.
+func (t transport) answerCapture(engine sightline.Engine, data []byte,
+	parse func(sightline.Engine, []byte) (*ingest.Answer, *Error)) (ingest.Capture, error) {
+	answer, perr := parse(engine, data)
+	if perr != nil {
+		return ingest.Capture{}, perr
+	}
+	return ingest.Capture{Engine: engine, CapturedAt: t.capturedAt(), Answer: answer}, nil
 }
 
 // exchange sends r and returns the body of a 2xx answer. Any other outcome
