@@ -33,6 +33,15 @@ func (s *server) analyticsRoutes() {
 // analyticsBase is the path of a project's analytics operations.
 const analyticsBase = "/api/v1/organizations/{organizationId}/projects/{projectId}"
 
+// analyticsErrors are an analytics read's refusals: badRequest for 400,
+// and a project the key cannot see for 404.
+func analyticsErrors(badRequest string) map[int]string {
+	return map[int]string{400: badRequest, 404: analyticsProjectNotFound}
+}
+
+// analyticsProjectNotFound is the 404 of every analytics read.
+const analyticsProjectNotFound = "project_not_found, also for another organization's project."
+
 // analyticsWindowErrors documents the refusals every windowed operation
 // shares.
 const analyticsWindowErrors = "dateFrom or dateTo missing_field, or invalid_value when not a YYYY-MM-DD date; dateFrom " +

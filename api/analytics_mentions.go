@@ -33,12 +33,9 @@ func (s *server) mentionsRoutes() {
 			"google_serp and google_shopping are accepted and match nothing (they do not answer in prose).",
 		query:    mentionSampleParams(),
 		response: s.mentionSamplesSchema(),
-		errors: map[int]string{
-			400: analyticsWindowErrors + " sentiment, mentionType or sortBy invalid_value outside their values; " +
-				"competitorId invalid_uuid, or invalid_value when not a current tracked competitor of the project; " +
-				"limit out_of_range above 100.",
-			404: "project_not_found, also for another organization's project.",
-		},
+		errors: analyticsErrors(analyticsWindowErrors + " sentiment, mentionType or sortBy invalid_value outside their values; " +
+			"competitorId invalid_uuid, or invalid_value when not a current tracked competitor of the project; " +
+			"limit out_of_range above 100."),
 		read: s.handleMentionSamples,
 	})
 	s.handle(route{
@@ -48,11 +45,8 @@ func (s *server) mentionsRoutes() {
 			"competitor's. Every bucket is present, 0 when empty; byType, byTone and byQualifier each sum to total.",
 		query:    append(analyticsWindowParams(), analyticsEnginesParam(), analyticsCountriesParam()),
 		response: s.mentionMixSchema(),
-		errors: map[int]string{
-			400: analyticsWindowErrors,
-			404: "project_not_found, also for another organization's project.",
-		},
-		read: s.handleMentionMix,
+		errors:   analyticsErrors(analyticsWindowErrors),
+		read:     s.handleMentionMix,
 	})
 	s.handle(route{
 		method: http.MethodGet, pattern: analyticsBase + "/sentiment", id: "getSentiment", tag: "analytics",
@@ -64,11 +58,8 @@ func (s *server) mentionsRoutes() {
 			"null without mentions; its interval uses n = mentionCount.",
 		query:    analyticsFilterParams(ungroupedNarrowsAlone),
 		response: s.sentimentSchema(),
-		errors: map[int]string{
-			400: analyticsWindowErrors,
-			404: "project_not_found, also for another organization's project.",
-		},
-		read: s.handleSentiment,
+		errors:   analyticsErrors(analyticsWindowErrors),
+		read:     s.handleSentiment,
 	})
 	s.handle(route{
 		method: http.MethodGet, pattern: analyticsBase + "/cited-sources", id: "listCitedSources", tag: "analytics",
@@ -78,11 +69,8 @@ func (s *server) mentionsRoutes() {
 			"counts every domain or page. engines google_serp and google_shopping are accepted and match nothing.",
 		query:    citedSourceParams(),
 		response: s.citedSourcesSchema(),
-		errors: map[int]string{
-			400: analyticsWindowErrors + " groupBy invalid_value; limit out_of_range above 100.",
-			404: "project_not_found, also for another organization's project.",
-		},
-		read: s.handleCitedSources,
+		errors:   analyticsErrors(analyticsWindowErrors + " groupBy invalid_value; limit out_of_range above 100."),
+		read:     s.handleCitedSources,
 	})
 	s.handle(route{
 		method: http.MethodGet, pattern: analyticsBase + "/competitors/co-occurrence", id: "getCompetitorCoOccurrence",
@@ -95,11 +83,8 @@ func (s *server) mentionsRoutes() {
 			"has zeros and nulls.",
 		query:    coOccurrenceParams(),
 		response: s.coOccurrenceSchema(),
-		errors: map[int]string{
-			400: analyticsWindowErrors + " competitorId invalid_uuid, or invalid_value when not a current tracked " +
-				"competitor of the project.",
-			404: "project_not_found, also for another organization's project.",
-		},
+		errors: analyticsErrors(analyticsWindowErrors + " competitorId invalid_uuid, or invalid_value when not a current tracked " +
+			"competitor of the project."),
 		read: s.handleCoOccurrence,
 	})
 	s.handle(route{
@@ -110,11 +95,8 @@ func (s *server) mentionsRoutes() {
 			"are the project's, by name. Competitor ids are not included (the project read lists them). Takes no " +
 			"parameters.",
 		response: s.availableFiltersSchema(),
-		errors: map[int]string{
-			400: "unknown_field for any parameter.",
-			404: "project_not_found, also for another organization's project.",
-		},
-		read: s.handleAvailableFilters,
+		errors:   analyticsErrors("unknown_field for any parameter."),
+		read:     s.handleAvailableFilters,
 	})
 }
 

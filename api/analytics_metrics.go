@@ -33,11 +33,8 @@ func (s *server) metricsRoutes() {
 			"(greatest first, null last), then name. Cluster filters use today's memberships for every date.",
 		query:    analyticsFilterParams(ungroupedWidens),
 		response: s.metricsSchema(),
-		errors: map[int]string{
-			400: analyticsWindowErrors,
-			404: "project_not_found, also for another organization's project.",
-		},
-		read: s.handleMetrics,
+		errors:   analyticsErrors(analyticsWindowErrors),
+		read:     s.handleMetrics,
 	})
 	s.handle(route{
 		method: http.MethodGet, pattern: analyticsBase + "/metrics/clusters", id: "getClusterMetrics", tag: "analytics",
@@ -52,11 +49,8 @@ func (s *server) metricsRoutes() {
 			"Wilson interval.",
 		query:    analyticsFilterParams(ungroupedNarrowsAlone),
 		response: s.clusterMetricsSchema(),
-		errors: map[int]string{
-			400: analyticsWindowErrors,
-			404: "project_not_found, also for another organization's project.",
-		},
-		read: s.handleClusterMetrics,
+		errors:   analyticsErrors(analyticsWindowErrors),
+		read:     s.handleClusterMetrics,
 	})
 	s.handle(route{
 		method: http.MethodGet, pattern: analyticsBase + "/metrics/share-of-voice-formula", id: "getShareOfVoiceFormula",
@@ -65,7 +59,7 @@ func (s *server) metricsRoutes() {
 			"when the mention is hedged, else directMultiplier); a brand's share of voice is its summed worth over the " +
 			"summed worth of every brand named in the window, x 100. Takes no parameters.",
 		response: s.shareOfVoiceFormulaSchema(),
-		errors:   map[int]string{404: "project_not_found, also for another organization's project."},
+		errors:   map[int]string{404: analyticsProjectNotFound},
 		read:     s.handleShareOfVoiceFormula,
 	})
 	s.handle(route{

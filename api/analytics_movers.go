@@ -46,14 +46,11 @@ func (s *server) moversRoute() route {
 			"country and trackedQueryId. total counts every row, not the page. " + moversSignificance,
 		query:    moversParams(),
 		response: s.moversSchema(),
-		errors: map[int]string{
-			400: "dateFrom or dateTo missing_field, or invalid_value when not a YYYY-MM-DD date; dateFrom out_of_range " +
-				"before the retention floor (16 months before today, UTC); dateTo out_of_range before dateFrom; engines " +
-				"invalid_value; countries invalid_value when not a country or not configured on the project; sortBy and " +
-				"sortOrder invalid_value outside their values; limit out_of_range outside 1-100; offset out_of_range below " +
-				"0; unknown_field for any other parameter (queryClusterIds included: movers take no cluster filter).",
-			404: "project_not_found, also for another organization's project.",
-		},
+		errors: analyticsErrors("dateFrom or dateTo missing_field, or invalid_value when not a YYYY-MM-DD date; dateFrom out_of_range " +
+			"before the retention floor (16 months before today, UTC); dateTo out_of_range before dateFrom; engines " +
+			"invalid_value; countries invalid_value when not a country or not configured on the project; sortBy and " +
+			"sortOrder invalid_value outside their values; limit out_of_range outside 1-100; offset out_of_range below " +
+			"0; unknown_field for any other parameter (queryClusterIds included: movers take no cluster filter)."),
 		read: s.handleMovers,
 	}
 }

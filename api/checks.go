@@ -138,12 +138,9 @@ func (s *server) checkRoutes() {
 			"check_budget_forecast_exhausted may be sent again later. subscription_not_found: the organization's most " +
 			"recent subscription is not active, trialing or past_due within its current period (a cancelled one inside " +
 			"its grace window included); nothing is accepted then. A retry must repeat the same ids in the same order.",
-		body:     object(props{"ids": trackedBatchIDsSchema()}, "ids"),
-		response: trackedBatchAnswerSchema(checkItemCodes...),
-		errors: map[int]string{
-			404: "project_not_found.",
-			409: "organization_is_archived, project_is_archived.",
-		},
+		body:      object(props{"ids": trackedBatchIDsSchema()}, "ids"),
+		response:  trackedBatchAnswerSchema(checkItemCodes...),
+		errors:    projectWriteErrors("project_not_found."),
 		writeFunc: s.handleCheckTrackedQueries,
 	})
 	s.handle(route{
@@ -158,11 +155,8 @@ func (s *server) checkRoutes() {
 			"Without an entitled subscription, and while a cancelled one is inside its grace window, nothing is submitted " +
 			"and submitted is 0. Calling again lists the same queries until their checks start; finished checks are run " +
 			"and charged again. No job id is returned.",
-		response: checkAllSchema(),
-		errors: map[int]string{
-			404: "project_not_found.",
-			409: "organization_is_archived, project_is_archived.",
-		},
+		response:  checkAllSchema(),
+		errors:    projectWriteErrors("project_not_found."),
 		writeFunc: s.handleCheckAllTrackedQueries,
 	})
 }

@@ -253,10 +253,7 @@ func (s *server) clusterRoutes() {
 			"project already had ({id: null, name, errorCode query_cluster_name_already_exists, errorMessage}), never " +
 			"resolved to the existing cluster; both in request order.",
 		body: clusterBatchInputSchema(), response: s.clusterBatchResultSchema(),
-		errors: map[int]string{
-			404: "project_not_found.",
-			409: "project_is_archived, organization_is_archived.",
-		},
+		errors:    projectWriteErrors("project_not_found."),
 		writeFunc: s.handleCreateClusterBatch,
 	})
 	s.handle(route{
@@ -284,11 +281,8 @@ func (s *server) clusterRoutes() {
 		description: "No body (a body gives 400). Answers the cluster as it was. Member tracked queries are unassigned from " +
 			"it only; analytics filtered by its id return nothing afterwards, earlier dates included. Irreversible: " +
 			"recreating the name gives a new id.",
-		response: s.clusterSchema(),
-		errors: map[int]string{
-			404: "project_not_found; query_cluster_not_found.",
-			409: "project_is_archived, organization_is_archived.",
-		},
+		response:  s.clusterSchema(),
+		errors:    projectWriteErrors("project_not_found; query_cluster_not_found."),
 		writeFunc: s.handleDeleteCluster,
 	})
 }

@@ -177,10 +177,7 @@ func (s *server) competitorRoutes() {
 		description: "Lists are normalised as on project creation. Applies to checks from then on; captured answers are " +
 			"not re-matched. Answers the competitor as stored.",
 		body: competitorInputSchema(), status: http.StatusCreated, response: s.competitorSchema(),
-		errors: map[int]string{
-			404: "project_not_found; brand_profile_not_found when the project has no brand profile.",
-			409: "project_is_archived, organization_is_archived.",
-		},
+		errors:    projectWriteErrors("project_not_found; brand_profile_not_found when the project has no brand profile."),
 		writeFunc: s.handleCreateCompetitor,
 	})
 	s.handle(route{
@@ -197,10 +194,7 @@ func (s *server) competitorRoutes() {
 		description: "All three fields are required and replace the stored ones; the lists must stay non-empty. Applies " +
 			"to checks from then on.",
 		body: competitorInputSchema(), response: s.competitorSchema(),
-		errors: map[int]string{
-			404: "project_not_found; competitor_not_found.",
-			409: "project_is_archived, organization_is_archived.",
-		},
+		errors:    projectWriteErrors("project_not_found; competitor_not_found."),
 		writeFunc: s.handleReplaceCompetitor,
 	})
 	s.handle(route{
@@ -210,11 +204,8 @@ func (s *server) competitorRoutes() {
 			"search result and shopping result attributed to it is removed asynchronously and permanently, changing " +
 			"historical analytics; until that has finished, the project's analytics report dataDirtySince (from the " +
 			"project's creation on).",
-		response: s.competitorSchema(),
-		errors: map[int]string{
-			404: "project_not_found; competitor_not_found.",
-			409: "project_is_archived, organization_is_archived.",
-		},
+		response:  s.competitorSchema(),
+		errors:    projectWriteErrors("project_not_found; competitor_not_found."),
 		writeFunc: s.handleDeleteCompetitor,
 	})
 }

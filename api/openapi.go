@@ -90,6 +90,13 @@ func enumOf(values ...string) *openapi3.Schema {
 	return stringSchema().WithEnum(anySlice(values)...)
 }
 
+// projectWriteErrors are the refusals a write inside a project adds to the
+// pipeline's own: notFound for 404, the archived project or organization
+// for 409.
+func projectWriteErrors(notFound string) map[int]string {
+	return map[int]string{404: notFound, 409: "organization_is_archived, project_is_archived."}
+}
+
 // enumFrom is the schema of a value from one of the vocabulary's lists.
 func enumFrom[T ~string](values []T) *openapi3.Schema { return enumOf(stringsOf(values)...) }
 

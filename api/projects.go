@@ -403,7 +403,7 @@ func (s *server) projectRoutes() {
 		summary: "One project with its brand configuration", role: sightline.RoleViewer,
 		description: "A project without a brand profile reports empty websiteDomains, brandNames and competitors.",
 		response:    s.projectSchema(),
-		errors:      map[int]string{404: "project_not_found, also for another organization's project."},
+		errors:      map[int]string{404: analyticsProjectNotFound},
 		read:        s.handleGetProject,
 	})
 	s.handle(route{
@@ -414,10 +414,7 @@ func (s *server) projectRoutes() {
 			"with 409, one to the current name included; a retry under the Idempotency-Key of a rename that succeeded " +
 			"replays its 200.",
 		body: projectRenameSchema(), response: s.projectSchema(),
-		errors: map[int]string{
-			404: "project_not_found.",
-			409: "project_is_archived, organization_is_archived.",
-		},
+		errors:    projectWriteErrors("project_not_found."),
 		writeFunc: s.handleRenameProject,
 	})
 	s.handle(route{
@@ -463,10 +460,7 @@ func (s *server) projectRoutes() {
 			"name, the competitors and the description are left as they are; the description is not regenerated. " +
 			"Answers the profile as stored.",
 		body: brandProfileInputSchema(), response: s.brandProfileSchema(),
-		errors: map[int]string{
-			404: "project_not_found; brand_profile_not_found when the project has no profile.",
-			409: "project_is_archived, organization_is_archived.",
-		},
+		errors:    projectWriteErrors("project_not_found; brand_profile_not_found when the project has no profile."),
 		writeFunc: s.handleReplaceBrandProfile,
 	})
 }

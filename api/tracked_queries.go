@@ -759,12 +759,9 @@ func (s *server) trackedQueryRoutes() {
 		capability: sightline.CapabilityWrite,
 		description: "The same value is a successful no-op. Applies from the scheduler's next consideration; runs no check " +
 			"and leaves one in flight alone. Answers the query in its new state.",
-		body:     object(props{"checkFrequency": trackedFrequencySchema()}, "checkFrequency"),
-		response: s.trackedQuerySchema(),
-		errors: map[int]string{
-			404: "project_not_found, tracked_query_not_found.",
-			409: "organization_is_archived, project_is_archived.",
-		},
+		body:      object(props{"checkFrequency": trackedFrequencySchema()}, "checkFrequency"),
+		response:  s.trackedQuerySchema(),
+		errors:    projectWriteErrors("project_not_found, tracked_query_not_found."),
 		writeFunc: s.handleSetTrackedQueryFrequency,
 	})
 	s.handle(route{
@@ -787,11 +784,8 @@ func (s *server) trackedQueryRoutes() {
 		capability: sightline.CapabilityWrite,
 		description: "No body. Asserts a state: pausing a paused query succeeds with the same body. Keeps configuration, " +
 			"clusters and results; the scheduler stops selecting it; a check already running completes.",
-		response: s.trackedQuerySchema(),
-		errors: map[int]string{
-			404: "project_not_found, tracked_query_not_found.",
-			409: "organization_is_archived, project_is_archived.",
-		},
+		response:  s.trackedQuerySchema(),
+		errors:    projectWriteErrors("project_not_found, tracked_query_not_found."),
 		writeFunc: s.trackedStatusWrite("paused"),
 	})
 	s.handle(route{
@@ -800,11 +794,8 @@ func (s *server) trackedQueryRoutes() {
 		capability: sightline.CapabilityWrite,
 		description: "No body. Asserts a state: resuming an active query succeeds with the same body. Runs no check and " +
 			"back-fills nothing; the next check comes when due under its checkFrequency.",
-		response: s.trackedQuerySchema(),
-		errors: map[int]string{
-			404: "project_not_found, tracked_query_not_found.",
-			409: "organization_is_archived, project_is_archived.",
-		},
+		response:  s.trackedQuerySchema(),
+		errors:    projectWriteErrors("project_not_found, tracked_query_not_found."),
 		writeFunc: s.trackedStatusWrite("active"),
 	})
 	s.handle(route{
@@ -846,11 +837,8 @@ func (s *server) trackedQueryRoutes() {
 			"Queries already at the frequency are successes.",
 		body: object(props{"ids": trackedBatchIDsSchema(), "checkFrequency": trackedFrequencySchema()},
 			"ids", "checkFrequency"),
-		response: trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors: map[int]string{
-			404: "project_not_found.",
-			409: "organization_is_archived, project_is_archived.",
-		},
+		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
+		errors:    projectWriteErrors("project_not_found."),
 		writeFunc: s.handleBatchTrackedFrequency,
 	})
 	s.handle(route{
@@ -859,12 +847,9 @@ func (s *server) trackedQueryRoutes() {
 		capability: sightline.CapabilityWrite,
 		description: "Always 200 with successful and failed, in the order ids first appear; nothing is rolled back. A " +
 			"google_serp or google_shopping query asked for more than 1 pass fails with n_passes_not_supported_for_engine.",
-		body:     object(props{"ids": trackedBatchIDsSchema(), "nPasses": trackedPassesSchema()}, "ids", "nPasses"),
-		response: trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound, sightline.ItemNPassesNotSupported),
-		errors: map[int]string{
-			404: "project_not_found.",
-			409: "organization_is_archived, project_is_archived.",
-		},
+		body:      object(props{"ids": trackedBatchIDsSchema(), "nPasses": trackedPassesSchema()}, "ids", "nPasses"),
+		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound, sightline.ItemNPassesNotSupported),
+		errors:    projectWriteErrors("project_not_found."),
 		writeFunc: s.handleBatchTrackedPasses,
 	})
 	s.handle(route{
@@ -873,12 +858,9 @@ func (s *server) trackedQueryRoutes() {
 		capability: sightline.CapabilityWrite,
 		description: "Always 200 with successful and failed, in the order ids first appear; already-paused queries are " +
 			"successes. A retry must repeat the same ids in the same order, or the Idempotency-Key counts as reused.",
-		body:     object(props{"ids": trackedBatchIDsSchema()}, "ids"),
-		response: trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors: map[int]string{
-			404: "project_not_found.",
-			409: "organization_is_archived, project_is_archived.",
-		},
+		body:      object(props{"ids": trackedBatchIDsSchema()}, "ids"),
+		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
+		errors:    projectWriteErrors("project_not_found."),
 		writeFunc: s.trackedBatchStatus("paused"),
 	})
 	s.handle(route{
@@ -887,12 +869,9 @@ func (s *server) trackedQueryRoutes() {
 		capability: sightline.CapabilityWrite,
 		description: "Always 200 with successful and failed, in the order ids first appear; already-active queries are " +
 			"successes. No check is run. A retry must repeat the same ids in the same order.",
-		body:     object(props{"ids": trackedBatchIDsSchema()}, "ids"),
-		response: trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors: map[int]string{
-			404: "project_not_found.",
-			409: "organization_is_archived, project_is_archived.",
-		},
+		body:      object(props{"ids": trackedBatchIDsSchema()}, "ids"),
+		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
+		errors:    projectWriteErrors("project_not_found."),
 		writeFunc: s.trackedBatchStatus("active"),
 	})
 	s.handle(route{
@@ -902,12 +881,9 @@ func (s *server) trackedQueryRoutes() {
 		description: "Hard delete, active or paused, with their cluster memberships. Their captured answers, matches, " +
 			"search pages and rank history are removed by a background cascade; until it finishes the project's " +
 			"dataDirtySince is set. Always 200 with successful and failed, in the order ids first appear.",
-		body:     object(props{"ids": trackedBatchIDsSchema()}, "ids"),
-		response: trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors: map[int]string{
-			404: "project_not_found.",
-			409: "organization_is_archived, project_is_archived.",
-		},
+		body:      object(props{"ids": trackedBatchIDsSchema()}, "ids"),
+		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
+		errors:    projectWriteErrors("project_not_found."),
 		writeFunc: s.handleBulkDeleteTrackedQueries,
 	})
 	s.handle(route{
