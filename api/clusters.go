@@ -27,30 +27,6 @@ import (
 //     errorMessage; a successful one id and name. Both lists follow the
 //     request's order.
 
-func clusterListParams() []*openapi3.Parameter {
-	return append(pagingParams(),
-		openapi3.NewQueryParameter("sortOrder").WithSchema(enumOf("asc", "desc").WithDefault("asc")).
-			WithDescription("Direction of the name order."),
-	)
-}
-
-func (s *server) handleListClusters(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	limit, offset := r.query.page()
-	page, total, err := oltp.ListClusters(r.Context(), s.pool, oltp.ClusterFilter{
-		OrganizationID: r.organizationID, ProjectID: p.ID,
-		Descending: r.query.string("sortOrder") == "desc",
-		Limit:      limit, Offset: offset,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return listing[oltp.Cluster]{Page: page, Total: total, Limit: limit, Offset: offset}, nil
-}
-
 type clusterBody struct {
 	Name string `json:"name" required:"true"`
 }
@@ -228,9 +204,9 @@ func (s *server) clusterRoutes() {
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters", id: "listClusters", tag: "clusters",
 		summary: "A project's keyword clusters", role: sightline.RoleViewer,
 		description: "Ordered by name; only the direction can be chosen. A cluster carries no metrics and no membership count.",
-		query:       clusterListParams(), response: listingSchema(s.clusterSchema()), csv: true,
+		query:       projectPageParams("Direction of the name order."), response: listingSchema(s.clusterSchema()), csv: true,
 		errors: map[int]string{404: "project_not_found."},
-		read:   s.handleListClusters,
+		read:   projectPageListing(s, oltp.ListClusters),
 	})
 	s.handle(route{
 		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters", id: "createCluster", tag: "clusters",

@@ -20,30 +20,6 @@ import (
 //   - DELETE marks the project's data dirty from its creation on, since the
 //     removal changes history, until the cascade job has finished.
 
-func competitorListParams() []*openapi3.Parameter {
-	return append(pagingParams(),
-		openapi3.NewQueryParameter("sortOrder").WithSchema(enumOf("asc", "desc").WithDefault("asc")).
-			WithDescription("Direction of the id order (creation order)."),
-	)
-}
-
-func (s *server) handleListCompetitors(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	limit, offset := r.query.page()
-	page, total, err := oltp.ListCompetitors(r.Context(), s.pool, oltp.CompetitorFilter{
-		OrganizationID: r.organizationID, ProjectID: p.ID,
-		Descending: r.query.string("sortOrder") == "desc",
-		Limit:      limit, Offset: offset,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return listing[oltp.Competitor]{Page: page, Total: total, Limit: limit, Offset: offset}, nil
-}
-
 // competitorBody is a competitor on write, alone or inside a project create.
 type competitorBody struct {
 	Name           string   `json:"name" required:"true"`
@@ -167,9 +143,9 @@ func (s *server) competitorRoutes() {
 		summary: "A project's competitors", role: sightline.RoleViewer,
 		description: "Ordered by id (creation order); only the direction can be chosen: sortBy and search are not " +
 			"parameters of this operation and are rejected. A project without a brand profile has none.",
-		query: competitorListParams(), response: listingSchema(s.competitorSchema()), csv: true,
+		query: projectPageParams("Direction of the id order (creation order)."), response: listingSchema(s.competitorSchema()), csv: true,
 		errors: map[int]string{404: "project_not_found."},
-		read:   s.handleListCompetitors,
+		read:   projectPageListing(s, oltp.ListCompetitors),
 	})
 	s.handle(route{
 		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors", id: "createCompetitor", tag: "projects",

@@ -1,6 +1,9 @@
 package api
 
 import (
+	"context"
+
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sightline/sightline"
@@ -29,4 +32,34 @@ func (s *server) projectForWrite(r *request, tx pgx.Tx) (*oltp.ProjectScope, err
 		return nil, err
 	}
 	return p, p.CheckWritable()
+}
+
+// projectPageParams are the parameters of a listing of one kind of a
+// project's records: a page, and the direction of its one order.
+func projectPageParams(orderDescription string) []*openapi3.Parameter {
+	return append(pagingParams(),
+		openapi3.NewQueryParameter("sortOrder").WithSchema(enumOf("asc", "desc").WithDefault("asc")).
+			WithDescription(orderDescription),
+	)
+}
+
+// projectPageListing serves a listing of one kind of a project's records
+// read by list, with the parameters of projectPageParams.
+func projectPageListing[T any](s *server, list func(context.Context, oltp.DBTX, oltp.ProjectPage) ([]T, int, error)) readFunc {
+	return func(r *request) (any, error) {
+		p, err := s.projectForRead(r)
+		if err != nil {
+			return nil, err
+		}
+		limit, offset := r.query.page()
+		page, total, err := list(r.Context(), s.pool, oltp.ProjectPage{
+			OrganizationID: r.organizationID, ProjectID: p.ID,
+			Descending: r.query.string("sortOrder") == "desc",
+			Limit:      limit, Offset: offset,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return listing[T]{Page: page, Total: total, Limit: limit, Offset: offset}, nil
+	}
 }

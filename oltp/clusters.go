@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	sq "github.com/Masterminds/squirrel"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
@@ -33,24 +32,11 @@ func NormalizeClusterName(field, raw string, errs sightline.ValidationErrors) st
 
 const clusterFrom = "query_clusters q JOIN projects p ON p.id = q.project_id"
 
-// ClusterFilter selects a page of a project's clusters, in name order.
-type ClusterFilter struct {
-	OrganizationID, ProjectID uuid.UUID
-	Descending                bool
-	Limit, Offset             int
-}
-
-// ListClusters returns a page of the project's clusters and how many it has.
-func ListClusters(ctx context.Context, db DBTX, f ClusterFilter) ([]Cluster, int, error) {
-	where := sq.Eq{"q.project_id": f.ProjectID, "p.organization_id": f.OrganizationID}
-	dir := " ASC"
-	if f.Descending {
-		dir = " DESC"
-	}
+// ListClusters returns a page of the project's clusters, in name order,
+// and how many it has.
+func ListClusters(ctx context.Context, db DBTX, f ProjectPage) ([]Cluster, int, error) {
 	// Names are unique in a project, so they order the page completely.
-	page := psql.Select("q.id, q.name", "count(*) OVER () AS total").From(clusterFrom).Where(where).
-		OrderBy("q.name" + dir).Limit(uint64(f.Limit)).Offset(uint64(f.Offset))
-	count := psql.Select("count(*)").From(clusterFrom).Where(where)
+	page, count := f.selects("q", "q.id, q.name", clusterFrom, "q.name")
 	type row struct {
 		Cluster
 		Total int `db:"total"`

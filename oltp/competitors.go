@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	sq "github.com/Masterminds/squirrel"
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
@@ -34,24 +33,10 @@ const competitorColumns = "c.id, c.name, c.website_domains, c.brand_names"
 
 const competitorFrom = "competitors c JOIN projects p ON p.id = c.project_id"
 
-// CompetitorFilter selects a page of a project's competitors, in id order.
-type CompetitorFilter struct {
-	OrganizationID, ProjectID uuid.UUID
-	Descending                bool
-	Limit, Offset             int
-}
-
-// ListCompetitors returns a page of the project's competitors and how many
-// it has; a project without a brand profile has none.
-func ListCompetitors(ctx context.Context, db DBTX, f CompetitorFilter) ([]Competitor, int, error) {
-	where := sq.Eq{"c.project_id": f.ProjectID, "p.organization_id": f.OrganizationID}
-	dir := " ASC"
-	if f.Descending {
-		dir = " DESC"
-	}
-	page := psql.Select(competitorColumns, "count(*) OVER () AS total").From(competitorFrom).Where(where).
-		OrderBy("c.id" + dir).Limit(uint64(f.Limit)).Offset(uint64(f.Offset))
-	count := psql.Select("count(*)").From(competitorFrom).Where(where)
+// ListCompetitors returns a page of the project's competitors, in id
+// order, and how many it has; a project without a brand profile has none.
+func ListCompetitors(ctx context.Context, db DBTX, f ProjectPage) ([]Competitor, int, error) {
+	page, count := f.selects("c", competitorColumns, competitorFrom, "c.id")
 	type row struct {
 		Competitor
 		Total int `db:"total"`

@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	sq "github.com/Masterminds/squirrel"
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -59,6 +60,27 @@ func pgCode(err error) string {
 		return pgErr.Code
 	}
 	return ""
+}
+
+// ProjectPage selects a page of one kind of a project's records, in the
+// one order that kind is listed in.
+type ProjectPage struct {
+	OrganizationID, ProjectID uuid.UUID
+	Descending                bool
+	Limit, Offset             int
+}
+
+// selects are the page and count queries of the page over from, whose
+// records (aliased alias) are joined to their project p, in order by orderBy.
+func (f ProjectPage) selects(alias, columns, from, orderBy string) (page, count sq.SelectBuilder) {
+	where := sq.Eq{alias + ".project_id": f.ProjectID, "p.organization_id": f.OrganizationID}
+	dir := " ASC"
+	if f.Descending {
+		dir = " DESC"
+	}
+	page = psql.Select(columns, "count(*) OVER () AS total").From(from).Where(where).
+		OrderBy(orderBy + dir).Limit(uint64(f.Limit)).Offset(uint64(f.Offset))
+	return page, psql.Select("count(*)").From(from).Where(where)
 }
 
 // listWithTotal runs a listing query that carries its total in each row
