@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -260,42 +261,37 @@ func (s *server) handleUpdateOrganization(r *request, tx pgx.Tx) (int, any, erro
 	return http.StatusOK, updated, nil
 }
 
-func (s *server) handleArchiveOrganization(r *request, tx pgx.Tx) (int, any, error) {
-	declared, err := claimConfirmation(r, tx, oltp.ActionOrganizationArchive, r.organizationID, nil)
-	if err != nil {
-		return 0, nil, err
-	}
-	org, effects, err := oltp.PlanArchive(r.Context(), tx, r.organizationID, true)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := oltp.CheckEffects(declared, oltp.EffectsDigest(org, effects)); err != nil {
-		return 0, nil, err
-	}
-	archived, err := oltp.ApplyArchive(r.Context(), tx, r.organizationID, effects)
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusOK, archived, nil
-}
+// handleArchiveOrganization and handleRestoreOrganization run a confirmed
+// change of the organization's status.
+var (
+	handleArchiveOrganization = statusTransition(oltp.ActionOrganizationArchive, oltp.PlanArchive, oltp.ApplyArchive)
+	handleRestoreOrganization = statusTransition(oltp.ActionOrganizationRestore, oltp.PlanRestore, oltp.ApplyRestore)
+)
 
-func (s *server) handleRestoreOrganization(r *request, tx pgx.Tx) (int, any, error) {
-	declared, err := claimConfirmation(r, tx, oltp.ActionOrganizationRestore, r.organizationID, nil)
-	if err != nil {
-		return 0, nil, err
+// statusTransition is a confirmed change of status: it claims the
+// confirmation of action, plans the change with the organization locked,
+// checks its effects against the preview's and applies them.
+func statusTransition[E oltp.Effects](action string,
+	plan func(context.Context, oltp.DBTX, uuid.UUID, bool) (*oltp.Organization, E, error),
+	apply func(context.Context, pgx.Tx, uuid.UUID, E) (*oltp.Organization, error)) writeFunc {
+	return func(r *request, tx pgx.Tx) (int, any, error) {
+		declared, err := claimConfirmation(r, tx, action, r.organizationID, nil)
+		if err != nil {
+			return 0, nil, err
+		}
+		org, effects, err := plan(r.Context(), tx, r.organizationID, true)
+		if err != nil {
+			return 0, nil, err
+		}
+		if err := oltp.CheckEffects(declared, oltp.EffectsDigest(org, effects)); err != nil {
+			return 0, nil, err
+		}
+		changed, err := apply(r.Context(), tx, r.organizationID, effects)
+		if err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, changed, nil
 	}
-	org, effects, err := oltp.PlanRestore(r.Context(), tx, r.organizationID, true)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := oltp.CheckEffects(declared, oltp.EffectsDigest(org, effects)); err != nil {
-		return 0, nil, err
-	}
-	restored, err := oltp.ApplyRestore(r.Context(), tx, r.organizationID, effects)
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusOK, restored, nil
 }
 
 // organizationWriteRoutes lists the confirmed writes of organizations (spec 4.5).
@@ -332,7 +328,7 @@ func (s *server) organizationWriteRoutes() {
 		role: sightline.RoleOwner, capability: sightline.CapabilityOrganizationManage,
 		response:  s.organizationSchema(),
 		errors:    map[int]string{409: "status_transition_not_allowed: the organization is already archived."},
-		writeFunc: s.handleArchiveOrganization,
+		writeFunc: handleArchiveOrganization,
 	})
 	s.handleConfirmed(route{
 		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/restore", id: "restoreOrganization", tag: "organizations",
@@ -343,6 +339,6 @@ func (s *server) organizationWriteRoutes() {
 		role: sightline.RoleOwner, capability: sightline.CapabilityOrganizationManage,
 		response:  s.organizationSchema(),
 		errors:    map[int]string{409: "status_transition_not_allowed: the organization is not archived."},
-		writeFunc: s.handleRestoreOrganization,
+		writeFunc: handleRestoreOrganization,
 	})
 }
