@@ -4,7 +4,6 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/google/uuid"
 
-	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/olap"
 	"github.com/sightline/sightline/oltp"
 )
@@ -55,20 +54,8 @@ type coOccurrenceRow struct {
 }
 
 func (s *server) handleCoOccurrence(r *request) (any, error) {
-	p, err := s.projectForRead(r)
+	p, scope, one, err := s.competitorAnalyticsScope(r)
 	if err != nil {
-		return nil, err
-	}
-	scope, err := s.analyticsScope(r, p, ungroupedWidens)
-	errs := sightline.ValidationErrors{}
-	if !mergeValidation(errs, err) {
-		return nil, err
-	}
-	one, err := s.analyticsCompetitorParam(r, p, errs)
-	if err != nil {
-		return nil, err
-	}
-	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	var competitors []oltp.CompetitorName

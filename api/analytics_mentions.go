@@ -120,6 +120,26 @@ func (s *server) analyticsCompetitorParam(r *request, p *oltp.ProjectScope, errs
 	return &competitors[i], nil
 }
 
+// competitorAnalyticsScope reads what a read about one competitor or all of
+// them needs: the project, its analytics scope (ungrouped widening it) and
+// the optional competitorId, answering every parameter problem at once.
+func (s *server) competitorAnalyticsScope(r *request) (*oltp.ProjectScope, olap.Scope, *oltp.CompetitorName, error) {
+	p, err := s.projectForRead(r)
+	if err != nil {
+		return nil, olap.Scope{}, nil, err
+	}
+	scope, err := s.analyticsScope(r, p, ungroupedWidens)
+	errs := sightline.ValidationErrors{}
+	if !mergeValidation(errs, err) {
+		return nil, olap.Scope{}, nil, err
+	}
+	competitor, err := s.analyticsCompetitorParam(r, p, errs)
+	if err != nil {
+		return nil, olap.Scope{}, nil, err
+	}
+	return p, scope, competitor, errs.Err()
+}
+
 // analyticsCompetitorParamSchema documents competitorId.
 func analyticsCompetitorParamSchema(what string) *openapi3.Parameter {
 	return openapi3.NewQueryParameter("competitorId").WithSchema(uuidSchema()).
@@ -181,20 +201,8 @@ type mentionSamples struct {
 }
 
 func (s *server) handleMentionSamples(r *request) (any, error) {
-	p, err := s.projectForRead(r)
+	p, scope, competitor, err := s.competitorAnalyticsScope(r)
 	if err != nil {
-		return nil, err
-	}
-	scope, err := s.analyticsScope(r, p, ungroupedWidens)
-	errs := sightline.ValidationErrors{}
-	if !mergeValidation(errs, err) {
-		return nil, err
-	}
-	competitor, err := s.analyticsCompetitorParam(r, p, errs)
-	if err != nil {
-		return nil, err
-	}
-	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	q := r.query
