@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -70,15 +71,11 @@ type DataForSEO struct {
 
 // NewDataForSEO returns the DataForSEO adapter.
 func NewDataForSEO(cfg DataForSEOConfig, o Options) *DataForSEO {
-	a := &DataForSEO{
+	return &DataForSEO{
 		auth: "Basic " + base64.StdEncoding.EncodeToString([]byte(cfg.Login+":"+cfg.Password)),
-		base: trimBase(cfg.BaseURL, "v3"),
+		base: cmp.Or(trimBase(cfg.BaseURL, "v3"), DefaultDataForSEOBaseURL),
 		t:    newTransport(o),
 	}
-	if a.base == "" {
-		a.base = DefaultDataForSEOBaseURL
-	}
-	return a
 }
 
 type dataForSEOTask struct {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"sort"
@@ -53,14 +54,8 @@ type OpenAI struct {
 
 // NewOpenAI returns the chatgpt adapter.
 func NewOpenAI(cfg OpenAIConfig, o Options) *OpenAI {
-	a := &OpenAI{key: cfg.APIKey, model: cfg.Model, base: trimBase(cfg.BaseURL, "v1"), t: newTransport(o)}
-	if a.model == "" {
-		a.model = DefaultOpenAIModel
-	}
-	if a.base == "" {
-		a.base = DefaultOpenAIBaseURL
-	}
-	return a
+	return &OpenAI{key: cfg.APIKey, model: cmp.Or(cfg.Model, DefaultOpenAIModel),
+		base: cmp.Or(trimBase(cfg.BaseURL, "v1"), DefaultOpenAIBaseURL), t: newTransport(o)}
 }
 
 type openAIRequest struct {

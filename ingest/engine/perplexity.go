@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"regexp"
@@ -52,14 +53,8 @@ type Perplexity struct {
 
 // NewPerplexity returns the perplexity adapter.
 func NewPerplexity(cfg PerplexityConfig, o Options) *Perplexity {
-	a := &Perplexity{key: cfg.APIKey, model: cfg.Model, base: trimBase(cfg.BaseURL, ""), t: newTransport(o)}
-	if a.model == "" {
-		a.model = DefaultPerplexityModel
-	}
-	if a.base == "" {
-		a.base = DefaultPerplexityBaseURL
-	}
-	return a
+	return &Perplexity{key: cfg.APIKey, model: cmp.Or(cfg.Model, DefaultPerplexityModel),
+		base: cmp.Or(trimBase(cfg.BaseURL, ""), DefaultPerplexityBaseURL), t: newTransport(o)}
 }
 
 type perplexityRequest struct {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -67,11 +68,7 @@ type SerpAPI struct {
 
 // NewSerpAPI returns the SerpApi adapter.
 func NewSerpAPI(cfg SerpAPIConfig, o Options) *SerpAPI {
-	a := &SerpAPI{key: cfg.APIKey, base: trimBase(cfg.BaseURL, ""), t: newTransport(o)}
-	if a.base == "" {
-		a.base = DefaultSerpAPIBaseURL
-	}
-	return a
+	return &SerpAPI{key: cfg.APIKey, base: cmp.Or(trimBase(cfg.BaseURL, ""), DefaultSerpAPIBaseURL), t: newTransport(o)}
 }
 
 // Ask asks Google, through SerpApi, one pass of a check.
