@@ -129,24 +129,38 @@ func (PruneArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: 15 * time.Minute}}
 }
 
+func (PruneArgs) run(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) error {
+	records, err := oltp.DeleteExpiredIdempotencyRecords(ctx, pool)
+	if err != nil {
+		return err
+	}
+	buckets, err := oltp.DeleteIdleRateLimits(ctx, pool, time.Minute)
+	if err != nil {
+		return err
+	}
+	logger.InfoContext(ctx, "pruned request state", "idempotencyRecords", records, "rateLimitBuckets", buckets)
+	return nil
+}
+
 // PruneWorker deletes idempotency records past their retention and
 // rate-limit buckets nobody has used for two windows.
-type PruneWorker struct {
-	river.WorkerDefaults[PruneArgs]
+type PruneWorker = MaintenanceWorker[PruneArgs]
+
+// maintenanceArgs are the args of a periodic upkeep job on Postgres: run
+// does one pass and logs what it changed.
+type maintenanceArgs interface {
+	river.JobArgs
+	run(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) error
+}
+
+// MaintenanceWorker runs one pass of a periodic upkeep job.
+type MaintenanceWorker[T maintenanceArgs] struct {
+	river.WorkerDefaults[T]
 	Pool   *pgxpool.Pool
 	Logger *slog.Logger
 }
 
-// Work runs one prune.
-func (w *PruneWorker) Work(ctx context.Context, _ *river.Job[PruneArgs]) error {
-	records, err := oltp.DeleteExpiredIdempotencyRecords(ctx, w.Pool)
-	if err != nil {
-		return err
-	}
-	buckets, err := oltp.DeleteIdleRateLimits(ctx, w.Pool, time.Minute)
-	if err != nil {
-		return err
-	}
-	w.Logger.InfoContext(ctx, "pruned request state", "idempotencyRecords", records, "rateLimitBuckets", buckets)
-	return nil
+// Work runs one pass.
+func (w *MaintenanceWorker[T]) Work(ctx context.Context, job *river.Job[T]) error {
+	return job.Args.run(ctx, w.Pool, w.Logger)
 }

@@ -111,25 +111,20 @@ func (SweepTrackedQuerySearchArgs) InsertOpts() river.InsertOpts {
 const sweepBatch = 500
 
 // SweepTrackedQuerySearchWorker refreshes the stale projects one by one.
-type SweepTrackedQuerySearchWorker struct {
-	river.WorkerDefaults[SweepTrackedQuerySearchArgs]
-	Pool   *pgxpool.Pool
-	Logger *slog.Logger
-}
+type SweepTrackedQuerySearchWorker = MaintenanceWorker[SweepTrackedQuerySearchArgs]
 
-// Work runs one sweep.
-func (w *SweepTrackedQuerySearchWorker) Work(ctx context.Context, _ *river.Job[SweepTrackedQuerySearchArgs]) error {
-	projects, err := oltp.StaleTrackedQuerySearchProjects(ctx, w.Pool, sweepBatch)
+func (SweepTrackedQuerySearchArgs) run(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) error {
+	projects, err := oltp.StaleTrackedQuerySearchProjects(ctx, pool, sweepBatch)
 	if err != nil {
 		return err
 	}
 	for _, id := range projects {
-		if _, _, err := oltp.RefreshTrackedQuerySearch(ctx, w.Pool, id); err != nil {
+		if _, _, err := oltp.RefreshTrackedQuerySearch(ctx, pool, id); err != nil {
 			return err
 		}
 	}
 	if len(projects) > 0 {
-		w.Logger.InfoContext(ctx, "refreshed tracked query search rows", "projects", len(projects))
+		logger.InfoContext(ctx, "refreshed tracked query search rows", "projects", len(projects))
 	}
 	return nil
 }

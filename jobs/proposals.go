@@ -497,27 +497,22 @@ const ProposalMaintenanceInterval = 5 * time.Minute
 
 // ProposalMaintenanceWorker fails abandoned proposal jobs and deletes
 // expired ones (oltp.ProposalJobRetention).
-type ProposalMaintenanceWorker struct {
-	river.WorkerDefaults[ProposalMaintenanceArgs]
-	Pool   *pgxpool.Pool
-	Logger *slog.Logger
-}
+type ProposalMaintenanceWorker = MaintenanceWorker[ProposalMaintenanceArgs]
 
-// Work runs one pass.
-func (w *ProposalMaintenanceWorker) Work(ctx context.Context, _ *river.Job[ProposalMaintenanceArgs]) error {
-	failed, err := oltp.FailAbandonedProposalJobs(ctx, w.Pool, ProposalArgs{}.Kind())
+func (ProposalMaintenanceArgs) run(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) error {
+	failed, err := oltp.FailAbandonedProposalJobs(ctx, pool, ProposalArgs{}.Kind())
 	if err != nil {
 		return err
 	}
 	if failed > 0 {
-		w.Logger.WarnContext(ctx, "failed proposal jobs whose River jobs ended", "jobs", failed)
+		logger.WarnContext(ctx, "failed proposal jobs whose River jobs ended", "jobs", failed)
 	}
-	deleted, err := oltp.DeleteExpiredProposalJobs(ctx, w.Pool)
+	deleted, err := oltp.DeleteExpiredProposalJobs(ctx, pool)
 	if err != nil {
 		return err
 	}
 	if deleted > 0 {
-		w.Logger.InfoContext(ctx, "deleted expired proposal jobs", "jobs", deleted)
+		logger.InfoContext(ctx, "deleted expired proposal jobs", "jobs", deleted)
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/riverqueue/river"
 
 	"github.com/sightline/sightline/oltp"
 )
@@ -22,21 +21,16 @@ func (ReapCheckRunsArgs) Kind() string { return "check_run_reap" }
 // keeps discarded jobs for days, far longer than this.
 const ReapCheckRunsInterval = 5 * time.Minute
 
-// ReapCheckRunsWorker fails abandoned check runs.
-type ReapCheckRunsWorker struct {
-	river.WorkerDefaults[ReapCheckRunsArgs]
-	Pool   *pgxpool.Pool
-	Logger *slog.Logger
-}
-
-// Work runs one pass.
-func (w *ReapCheckRunsWorker) Work(ctx context.Context, _ *river.Job[ReapCheckRunsArgs]) error {
-	n, err := oltp.FailAbandonedCheckRuns(ctx, w.Pool)
+func (ReapCheckRunsArgs) run(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) error {
+	n, err := oltp.FailAbandonedCheckRuns(ctx, pool)
 	if err != nil {
 		return err
 	}
 	if n > 0 {
-		w.Logger.WarnContext(ctx, "failed check runs whose jobs were discarded", "runs", n)
+		logger.WarnContext(ctx, "failed check runs whose jobs were discarded", "runs", n)
 	}
 	return nil
 }
+
+// ReapCheckRunsWorker fails abandoned check runs.
+type ReapCheckRunsWorker = MaintenanceWorker[ReapCheckRunsArgs]

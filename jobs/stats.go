@@ -25,13 +25,12 @@ type MembershipStatsArgs struct{ statsRefresh }
 // Kind names the job on the queue.
 func (MembershipStatsArgs) Kind() string { return "organization_membership_stats" }
 
-func (MembershipStatsArgs) refresh(ctx context.Context, db oltp.DBTX) (int64, string, error) {
-	n, err := oltp.RefreshMembershipStats(ctx, db)
-	return n, "refreshed membership stats", err
+func (MembershipStatsArgs) run(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) error {
+	return refreshStats(ctx, pool, logger, oltp.RefreshMembershipStats, "refreshed membership stats")
 }
 
 // MembershipStatsWorker recomputes the membership stats of every organization.
-type MembershipStatsWorker = StatsWorker[MembershipStatsArgs]
+type MembershipStatsWorker = MaintenanceWorker[MembershipStatsArgs]
 
 // ProjectedChecksArgs asks for every organization's projected monthly
 // checks to be recomputed.
@@ -40,14 +39,13 @@ type ProjectedChecksArgs struct{ statsRefresh }
 // Kind names the job on the queue.
 func (ProjectedChecksArgs) Kind() string { return "organization_projected_checks" }
 
-func (ProjectedChecksArgs) refresh(ctx context.Context, db oltp.DBTX) (int64, string, error) {
-	n, err := oltp.RefreshProjectedChecks(ctx, db)
-	return n, "refreshed projected monthly checks", err
+func (ProjectedChecksArgs) run(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) error {
+	return refreshStats(ctx, pool, logger, oltp.RefreshProjectedChecks, "refreshed projected monthly checks")
 }
 
 // ProjectedChecksWorker recomputes the projected monthly checks of every
 // organization.
-type ProjectedChecksWorker = StatsWorker[ProjectedChecksArgs]
+type ProjectedChecksWorker = MaintenanceWorker[ProjectedChecksArgs]
 
 // statsRefresh gives the args of a snapshot refresh their insert options.
 type statsRefresh struct{}
@@ -57,26 +55,13 @@ func (statsRefresh) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: StatsInterval}}
 }
 
-// statsArgs are the args of a snapshot refresh: refresh recomputes the
-// snapshot of every organization and says what it did for the log.
-type statsArgs interface {
-	river.JobArgs
-	refresh(ctx context.Context, db oltp.DBTX) (organizations int64, done string, err error)
-}
-
-// StatsWorker runs one snapshot refresh.
-type StatsWorker[T statsArgs] struct {
-	river.WorkerDefaults[T]
-	Pool   *pgxpool.Pool
-	Logger *slog.Logger
-}
-
-// Work runs one refresh.
-func (w *StatsWorker[T]) Work(ctx context.Context, job *river.Job[T]) error {
-	n, done, err := job.Args.refresh(ctx, w.Pool)
+// refreshStats runs refresh over every organization and logs done.
+func refreshStats(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger,
+	refresh func(context.Context, oltp.DBTX) (int64, error), done string) error {
+	organizations, err := refresh(ctx, pool)
 	if err != nil {
 		return err
 	}
-	w.Logger.InfoContext(ctx, done, "organizations", n)
+	logger.InfoContext(ctx, done, "organizations", organizations)
 	return nil
 }
