@@ -74,12 +74,23 @@ type ProjectPage struct {
 // records (aliased alias) are joined to their project p, in order by orderBy.
 func (f ProjectPage) selects(alias, columns, from, orderBy string) (page, count sq.SelectBuilder) {
 	where := sq.Eq{alias + ".project_id": f.ProjectID, "p.organization_id": f.OrganizationID}
-	dir := " ASC"
-	if f.Descending {
-		dir = " DESC"
+	return pageWithTotal(columns, from, where, f.Limit, f.Offset, orderBy+direction(f.Descending))
+}
+
+// direction is the SQL of a listing's sort direction.
+func direction(descending bool) string {
+	if descending {
+		return " DESC"
 	}
+	return " ASC"
+}
+
+// pageWithTotal is the select of one page of the rows of from matching
+// where, each carrying their number in total (count(*) OVER ()), and the
+// count listWithTotal falls back on when the page is empty.
+func pageWithTotal(columns, from string, where sq.Sqlizer, limit, offset int, orderBy ...string) (page, count sq.SelectBuilder) {
 	page = psql.Select(columns, "count(*) OVER () AS total").From(from).Where(where).
-		OrderBy(orderBy + dir).Limit(uint64(f.Limit)).Offset(uint64(f.Offset))
+		OrderBy(orderBy...).Limit(uint64(limit)).Offset(uint64(offset))
 	return page, psql.Select("count(*)").From(from).Where(where)
 }
 

@@ -58,15 +58,8 @@ func ListOrganizations(ctx context.Context, db DBTX, f OrganizationFilter) ([]Or
 	if order == "" {
 		return nil, 0, fmt.Errorf("unsupported organization sort %q", f.SortBy)
 	}
-	dir := " ASC"
-	if f.Descending {
-		dir = " DESC"
-	}
-	page := psql.Select(organizationColumns, "count(*) OVER () AS total").
-		From("organizations o").Where(where).
-		OrderBy(order+dir, "o.id"+dir).
-		Limit(uint64(f.Limit)).Offset(uint64(f.Offset))
-	count := psql.Select("count(*)").From("organizations o").Where(where)
+	dir := direction(f.Descending)
+	page, count := pageWithTotal(organizationColumns, "organizations o", where, f.Limit, f.Offset, order+dir, "o.id"+dir)
 	type row struct {
 		Organization
 		Total int `db:"total"`

@@ -124,21 +124,15 @@ func ListProjects(ctx context.Context, db DBTX, f ProjectFilter) ([]ProjectRow, 
 	if !ok {
 		return nil, 0, fmt.Errorf("unsupported project sort %q", f.SortBy)
 	}
-	dir := " ASC"
-	if f.Descending {
-		dir = " DESC"
-	}
-	page := psql.Select(projectColumns,
-		"(SELECT count(*) FROM tracked_queries t WHERE t.project_id = p.id) AS tracked_query_count",
-		"m.avg_serp_position, m.avg_shopping_position, m.avg_mention_position, m.avg_link_position",
-		"m.mention_rate, m.serp_rate, m.shopping_rate, m.positivity_index, m.share_of_voice",
-		"m.serp_position_stability, m.shopping_position_stability, m.last_rank_detected_at",
-		"count(*) OVER () AS total").
-		From(projectFrom+" LEFT JOIN project_listing_metrics m ON m.project_id = p.id").
-		Where(where).
-		OrderBy(order+dir+" NULLS LAST", "p.id"+dir).
-		Limit(uint64(f.Limit)).Offset(uint64(f.Offset))
-	count := psql.Select("count(*)").From("projects p").Where(where)
+	dir := direction(f.Descending)
+	// The joins add at most one row to a project, so they count the same.
+	page, count := pageWithTotal(projectColumns+`,
+		(SELECT count(*) FROM tracked_queries t WHERE t.project_id = p.id) AS tracked_query_count,
+		m.avg_serp_position, m.avg_shopping_position, m.avg_mention_position, m.avg_link_position,
+		m.mention_rate, m.serp_rate, m.shopping_rate, m.positivity_index, m.share_of_voice,
+		m.serp_position_stability, m.shopping_position_stability, m.last_rank_detected_at`,
+		projectFrom+" LEFT JOIN project_listing_metrics m ON m.project_id = p.id", where, f.Limit, f.Offset,
+		order+dir+" NULLS LAST", "p.id"+dir)
 	type row struct {
 		ProjectRow
 		Total int `db:"total"`

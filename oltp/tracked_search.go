@@ -92,10 +92,7 @@ func ListTrackedQuerySearchRows(ctx context.Context, db DBTX, f TrackedQuerySear
 	if !ok {
 		return nil, 0, fmt.Errorf("unsupported tracked query sort %q", f.SortBy)
 	}
-	dir := " ASC"
-	if f.Descending {
-		dir = " DESC"
-	}
+	dir := direction(f.Descending)
 	// Unknown metrics sort last either way; query_text is never null, and
 	// without NULLS LAST the (project_id, query_text) index serves both
 	// directions instead of a sort of the whole project.
