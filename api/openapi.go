@@ -93,8 +93,18 @@ func enumOf(values ...string) *openapi3.Schema {
 // projectWriteErrors are the refusals a write inside a project adds to the
 // pipeline's own: notFound for 404, the archived project or organization
 // for 409.
-func projectWriteErrors(notFound string) map[int]string {
-	return map[int]string{404: notFound, 409: "organization_is_archived, project_is_archived."}
+func projectWriteErrors(notFound string) routeErrors {
+	return routeErrors{404: notFound, 409: "organization_is_archived, project_is_archived."}
+}
+
+// routeErrors are the statuses a route adds to the pipeline's own, with
+// what they mean.
+type routeErrors map[int]string
+
+// with is e with status meaning text.
+func (e routeErrors) with(status int, text string) routeErrors {
+	e[status] = text
+	return e
 }
 
 // enumFrom is the schema of a value from one of the vocabulary's lists.

@@ -807,11 +807,8 @@ func (s *server) trackedQueryRoutes() {
 			"write, never half-applied. Answers the query with its resulting clusters.",
 		body:     object(props{"queryClusterIds": trackedClusterIDsSchema()}, "queryClusterIds"),
 		response: s.trackedQuerySchema(),
-		errors: map[int]string{
-			400: "queryClusterIds[i] invalid_value: not a cluster of this project (nothing written).",
-			404: "project_not_found, tracked_query_not_found.",
-			409: "organization_is_archived, project_is_archived.",
-		},
+		errors: projectWriteErrors("project_not_found, tracked_query_not_found.").
+			with(400, "queryClusterIds[i] invalid_value: not a cluster of this project (nothing written)."),
 		writeFunc: s.trackedMembershipWrite(true),
 	})
 	s.handle(route{
@@ -822,11 +819,8 @@ func (s *server) trackedQueryRoutes() {
 			"are skipped. Answers the query with its resulting clusters.",
 		body:     object(props{"queryClusterIds": trackedClusterIDsSchema()}, "queryClusterIds"),
 		response: s.trackedQuerySchema(),
-		errors: map[int]string{
-			400: "queryClusterIds[i] invalid_value: not a cluster of this project (nothing written).",
-			404: "project_not_found, tracked_query_not_found.",
-			409: "organization_is_archived, project_is_archived.",
-		},
+		errors: projectWriteErrors("project_not_found, tracked_query_not_found.").
+			with(400, "queryClusterIds[i] invalid_value: not a cluster of this project (nothing written)."),
 		writeFunc: s.trackedMembershipWrite(false),
 	})
 	s.handle(route{
@@ -895,11 +889,8 @@ func (s *server) trackedQueryRoutes() {
 		body: object(props{"ids": trackedBatchIDsSchema(), "queryClusterIds": trackedClusterIDsSchema()},
 			"ids", "queryClusterIds"),
 		response: trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors: map[int]string{
-			400: "queryClusterIds[i] invalid_value: a cluster outside the project rejects the whole call; nothing is written.",
-			404: "project_not_found.",
-			409: "organization_is_archived, project_is_archived.",
-		},
+		errors: projectWriteErrors("project_not_found.").
+			with(400, "queryClusterIds[i] invalid_value: a cluster outside the project rejects the whole call; nothing is written."),
 		writeFunc: s.trackedBulkMembershipWrite(true),
 	})
 	s.handle(route{
@@ -911,11 +902,8 @@ func (s *server) trackedQueryRoutes() {
 		body: object(props{"ids": trackedBatchIDsSchema(), "queryClusterIds": trackedClusterIDsSchema()},
 			"ids", "queryClusterIds"),
 		response: trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors: map[int]string{
-			400: "queryClusterIds[i] invalid_value: a cluster outside the project rejects the whole call; nothing is written.",
-			404: "project_not_found.",
-			409: "organization_is_archived, project_is_archived.",
-		},
+		errors: projectWriteErrors("project_not_found.").
+			with(400, "queryClusterIds[i] invalid_value: a cluster outside the project rejects the whole call; nothing is written."),
 		writeFunc: s.trackedBulkMembershipWrite(false),
 	})
 	s.handle(route{
