@@ -43,13 +43,8 @@ func (s *server) enqueueChecks(ctx context.Context, tx pgx.Tx, runs []uuid.UUID)
 }
 
 func (s *server) handleCheckTrackedQueries(r *request, tx pgx.Tx) (int, any, error) {
-	in, err := decodeBody[trackedIDsBody](r.body)
+	items, valid, err := decodeTrackedIDs(r)
 	if err != nil {
-		return 0, nil, err
-	}
-	errs := sightline.ValidationErrors{}
-	items, valid := trackedBatchIDs(in.IDs, errs)
-	if err := errs.Err(); err != nil {
 		return 0, nil, err
 	}
 	ctx := r.Context()
@@ -138,7 +133,7 @@ func (s *server) checkRoutes() {
 			"check_budget_forecast_exhausted may be sent again later. subscription_not_found: the organization's most " +
 			"recent subscription is not active, trialing or past_due within its current period (a cancelled one inside " +
 			"its grace window included); nothing is accepted then. A retry must repeat the same ids in the same order.",
-		body:      object(props{"ids": trackedBatchIDsSchema()}, "ids"),
+		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(checkItemCodes...),
 		errors:    projectWriteErrors("project_not_found."),
 		writeFunc: s.handleCheckTrackedQueries,

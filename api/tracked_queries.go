@@ -495,6 +495,18 @@ type trackedIDsBody struct {
 	IDs []string `json:"ids" required:"true"`
 }
 
+// decodeTrackedIDs decodes a body of tracked query ids and checks them as
+// trackedBatchIDs does.
+func decodeTrackedIDs(r *request) (items []trackedBatchItem, valid []uuid.UUID, err error) {
+	in, err := decodeBody[trackedIDsBody](r.body)
+	if err != nil {
+		return nil, nil, err
+	}
+	errs := sightline.ValidationErrors{}
+	items, valid = trackedBatchIDs(in.IDs, errs)
+	return items, valid, errs.Err()
+}
+
 type trackedFrequencyBatchBody struct {
 	IDs            []string `json:"ids" required:"true"`
 	CheckFrequency string   `json:"checkFrequency" required:"true" validate:"checkFrequency"`
@@ -583,13 +595,8 @@ func (s *server) trackedBatchStatus(status string) writeFunc {
 // their captured data, all in this transaction. The project row is locked
 // for update from the start, as the cascade updates it.
 func (s *server) handleBulkDeleteTrackedQueries(r *request, tx pgx.Tx) (int, any, error) {
-	in, err := decodeBody[trackedIDsBody](r.body)
+	items, valid, err := decodeTrackedIDs(r)
 	if err != nil {
-		return 0, nil, err
-	}
-	errs := sightline.ValidationErrors{}
-	items, valid := trackedBatchIDs(in.IDs, errs)
-	if err := errs.Err(); err != nil {
 		return 0, nil, err
 	}
 	ctx := r.Context()
@@ -852,7 +859,7 @@ func (s *server) trackedQueryRoutes() {
 		capability: sightline.CapabilityWrite,
 		description: "Always 200 with successful and failed, in the order ids first appear; already-paused queries are " +
 			"successes. A retry must repeat the same ids in the same order, or the Idempotency-Key counts as reused.",
-		body:      object(props{"ids": trackedBatchIDsSchema()}, "ids"),
+		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
 		errors:    projectWriteErrors("project_not_found."),
 		writeFunc: s.trackedBatchStatus("paused"),
@@ -863,7 +870,7 @@ func (s *server) trackedQueryRoutes() {
 		capability: sightline.CapabilityWrite,
 		description: "Always 200 with successful and failed, in the order ids first appear; already-active queries are " +
 			"successes. No check is run. A retry must repeat the same ids in the same order.",
-		body:      object(props{"ids": trackedBatchIDsSchema()}, "ids"),
+		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
 		errors:    projectWriteErrors("project_not_found."),
 		writeFunc: s.trackedBatchStatus("active"),
@@ -875,7 +882,7 @@ func (s *server) trackedQueryRoutes() {
 		description: "Hard delete, active or paused, with their cluster memberships. Their captured answers, matches, " +
 			"search pages and rank history are removed by a background cascade; until it finishes the project's " +
 			"dataDirtySince is set. Always 200 with successful and failed, in the order ids first appear.",
-		body:      object(props{"ids": trackedBatchIDsSchema()}, "ids"),
+		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
 		errors:    projectWriteErrors("project_not_found."),
 		writeFunc: s.handleBulkDeleteTrackedQueries,

@@ -130,6 +130,11 @@ func trackedBatchAnswerSchema(codes ...sightline.Code) *openapi3.Schema {
 	}, "successful", "failed")
 }
 
+// trackedIDsBodySchema is the body of trackedIDsBody.
+func trackedIDsBodySchema() *openapi3.Schema {
+	return object(props{"ids": trackedBatchIDsSchema()}, "ids")
+}
+
 func trackedBatchIDsSchema() *openapi3.Schema {
 	return described(arrayOf(stringSchema().WithMaxLength(maxTrackedIDLength)).WithMinItems(1),
 		"Tracked query ids: 1 to 100 distinct once duplicates are collapsed. An id that is not a tracked query of "+
