@@ -36,11 +36,7 @@ func (b *clusterBody) normalize(errs sightline.ValidationErrors) {
 }
 
 func (s *server) handleCreateCluster(r *request, tx pgx.Tx) (int, any, error) {
-	in, err := decodeNormalized[clusterBody](r.body)
-	if err != nil {
-		return 0, nil, err
-	}
-	p, err := s.projectForWrite(r, tx)
+	in, p, err := decodeForProject[clusterBody](s, r, tx)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -64,11 +60,7 @@ func (s *server) handleGetCluster(r *request) (any, error) {
 }
 
 func (s *server) handleRenameCluster(r *request, tx pgx.Tx) (int, any, error) {
-	in, err := decodeNormalized[clusterBody](r.body)
-	if err != nil {
-		return 0, nil, err
-	}
-	p, err := s.projectForWrite(r, tx)
+	in, p, err := decodeForProject[clusterBody](s, r, tx)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -137,11 +129,7 @@ type clusterBatchResult struct {
 }
 
 func (s *server) handleCreateClusterBatch(r *request, tx pgx.Tx) (int, any, error) {
-	in, err := decodeNormalized[clusterBatchBody](r.body)
-	if err != nil {
-		return 0, nil, err
-	}
-	p, err := s.projectForWrite(r, tx)
+	in, p, err := decodeForProject[clusterBatchBody](s, r, tx)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -41,11 +41,7 @@ func (b *competitorBody) competitor() oltp.NewCompetitor {
 }
 
 func (s *server) handleCreateCompetitor(r *request, tx pgx.Tx) (int, any, error) {
-	in, err := decodeNormalized[competitorBody](r.body)
-	if err != nil {
-		return 0, nil, err
-	}
-	p, err := s.projectForWrite(r, tx)
+	in, p, err := decodeForProject[competitorBody](s, r, tx)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -72,11 +68,7 @@ func (s *server) handleGetCompetitor(r *request) (any, error) {
 }
 
 func (s *server) handleReplaceCompetitor(r *request, tx pgx.Tx) (int, any, error) {
-	in, err := decodeNormalized[competitorBody](r.body)
-	if err != nil {
-		return 0, nil, err
-	}
-	p, err := s.projectForWrite(r, tx)
+	in, p, err := decodeForProject[competitorBody](s, r, tx)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -187,17 +187,30 @@ func (b *brandProfileBody) normalize(errs sightline.ValidationErrors) {
 }
 
 func (s *server) handleReplaceBrandProfile(r *request, tx pgx.Tx) (int, any, error) {
-	in, err := decodeNormalized[brandProfileBody](r.body)
-	if err != nil {
-		return 0, nil, err
-	}
-	p, err := s.projectForWrite(r, tx)
+	in, p, err := decodeForProject[brandProfileBody](s, r, tx)
 	if err != nil {
 		return 0, nil, err
 	}
 	profile, err := oltp.ReplaceBrandLists(r.Context(), tx, r.organizationID, p.ID,
 		oltp.BrandLists{WebsiteDomains: in.WebsiteDomains, BrandNames: in.BrandNames})
 	return http.StatusOK, profile, err
+}
+
+// decodeForProject decodes and normalises the body of a write inside a
+// project, then locks the project: a bad body is refused before any lock.
+func decodeForProject[T any, PT interface {
+	*T
+	normalize(sightline.ValidationErrors)
+}](s *server, r *request, tx pgx.Tx) (*T, *oltp.ProjectScope, error) {
+	in, err := decodeNormalized[T, PT](r.body)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return in, p, nil
 }
 
 // decodeNormalized decodes a body like decodeBody, then normalises it in

@@ -458,11 +458,7 @@ func (b *keywordDiscoveryBody) normalize(errs sightline.ValidationErrors) {
 }
 
 func (s *server) handleStartKeywordDiscovery(r *request, tx pgx.Tx) (int, any, error) {
-	in, err := decodeNormalized[keywordDiscoveryBody](r.body)
-	if err != nil {
-		return 0, nil, err
-	}
-	p, err := s.projectForWrite(r, tx)
+	in, p, err := decodeForProject[keywordDiscoveryBody](s, r, tx)
 	if err != nil {
 		return 0, nil, err
 	}
