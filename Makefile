@@ -31,6 +31,8 @@ $(BIN): $(GO_SOURCES)
 deps:
 	@command -v go >/dev/null || { echo "Go 1.26 is required" >&2; exit 1; }
 	@command -v npm >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm; }
+	@# The dashboard's browser tests drive headless Chromium; they fail without it.
+	@command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 	go mod download
 
 # engines starts only what the environment does not already point elsewhere.

@@ -23,4 +23,5 @@ func (s *server) routes() {
 	s.captureRoutes()
 	s.analyticsRoutes()
 	s.proposalRoutes()
+	s.dashboardRoutes()
 }
