@@ -87,7 +87,9 @@ type dashFixture struct {
 	log         *requestLog
 	competitors []uuid.UUID
 	empty       uuid.UUID
-	browser     context.Context
+	// drill is a tracked query with captured answers.
+	drill   uuid.UUID
+	browser context.Context
 }
 
 // newBrowser starts headless chromium, failing the test when it cannot.
@@ -114,7 +116,7 @@ func (df *dashFixture) tab(t *testing.T) context.Context {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(df.browser)
 	t.Cleanup(cancel)
-	ctx, cancelTime := context.WithTimeout(ctx, time.Minute)
+	ctx, cancelTime := context.WithTimeout(ctx, 2*time.Minute)
 	t.Cleanup(cancelTime)
 	return ctx
 }
@@ -137,6 +139,7 @@ func dashSetup(t *testing.T) *dashFixture {
 	}
 	queries = append(queries, tf.trackedQuery(tf.project, sightline.EngineGoogleSERP, "US", "help desk software", 1))
 	df.seed(queries, 45)
+	df.drill = queries[0]
 	df.empty = tf.fixture.project(tf.org, "Empty")
 	tf.trackedQuery(df.empty, sightline.EngineChatGPT, "US", "new keyword", 1)
 	for _, p := range []uuid.UUID{tf.project, df.empty} {
@@ -424,6 +427,66 @@ func TestDashboard(t *testing.T) {
 		df.log.waitFor(t, "/metrics", func(q url.Values) bool { return q.Get("dateFrom") == from7 && q.Get("dateTo") == to7 })
 		do(t, ctx, visible(".card .value"))
 		df.checkCards(t, ctx, "dateFrom="+from7+"&dateTo="+to7)
+	})
+
+	t.Run("custom dates, buckets and competitors change the chart's request", func(t *testing.T) {
+		from, to := tsToday().AddDate(0, 0, -60).Format(time.DateOnly), tsToday().AddDate(0, 0, -20).Format(time.DateOnly)
+		do(t, ctx, chromedp.Navigate(df.url+"/"+df.projectHash("")), visible("#timeseries .series"))
+		df.log.reset()
+		choose(t, ctx, "window", "custom")
+		do(t, ctx, visible("#date-from"))
+		if floor := read(t, ctx, chromedp.AttributeValue(chromedp.ID("date-from"), "min")).Value; floor != captureRetentionFloor(time.Now()).Format(time.DateOnly) {
+			t.Errorf("custom dates start at %s, not the retention floor", floor)
+		}
+		choose(t, ctx, "date-from", from)
+		do(t, ctx, visible("#date-to"))
+		choose(t, ctx, "date-to", to)
+		df.log.waitFor(t, "/metrics", func(q url.Values) bool { return q.Get("dateFrom") == from && q.Get("dateTo") == to })
+		do(t, ctx, visible("#granularity"))
+		df.log.reset()
+		choose(t, ctx, "granularity", "weekly")
+		df.log.waitFor(t, "/timeseries", func(q url.Values) bool { return q.Get("granularity") == "weekly" && q.Get("dateFrom") == from })
+		do(t, ctx, visible("#timeseries .series"))
+		var ts timeseriesAnswer
+		df.apiJSON(t, df.path(fmt.Sprintf("/timeseries?dateFrom=%s&dateTo=%s&granularity=weekly", from, to)), &ts)
+		var weeks []string
+		for _, p := range ts.Points {
+			if p.ShareOfVoice != nil {
+				weeks = append(weeks, p.Date)
+			}
+		}
+		if shown := eval[[]string](t, ctx, `[...document.querySelectorAll('#timeseries .series:first-of-type .point')].map(p => p.dataset.date)`); !slices.Equal(shown, weeks) {
+			t.Errorf("weekly points on %v, want %v", shown, weeks)
+		}
+		df.log.reset()
+		do(t, ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`input[value=%q]`, df.competitors[0]))))
+		df.log.waitFor(t, "/timeseries", func(q url.Values) bool { return q.Get("competitorIds") == df.competitors[1].String() })
+		do(t, ctx, visible("#timeseries .series"))
+		if n := eval[int](t, ctx, `document.querySelectorAll('#timeseries .series').length`); n != 2 {
+			t.Errorf("%d series after leaving out a competitor, want 2", n)
+		}
+	})
+
+	t.Run("keyword table sorts with the keyboard", func(t *testing.T) {
+		do(t, ctx, chromedp.Navigate(df.url+"/"+df.projectHash("")), visible("table.keywords"))
+		df.log.reset()
+		do(t, ctx, chromedp.Focus(chromedp.CSS(`button.sort[data-sort="avgMentionPosition"]`)), chromedp.KeyEvent("\r"))
+		df.log.waitFor(t, "/keyword-listings", func(q url.Values) bool { return q.Get("sortBy") == "avgMentionPosition" })
+	})
+
+	t.Run("a phone-wide screen scrolls no page sideways", func(t *testing.T) {
+		defer do(t, ctx, chromedp.EmulateReset())
+		do(t, ctx, chromedp.EmulateViewport(390, 844))
+		for _, view := range []struct{ hash, ready string }{
+			{fmt.Sprintf("#/o/%s", df.org), "table.overview"},
+			{df.projectHash(""), "#sources table"},
+			{fmt.Sprintf("#/o/%s/p/%s/q/%s", df.org, df.project, df.drill), "#answers article"},
+		} {
+			do(t, ctx, chromedp.Navigate(df.url+"/"+view.hash), visible(view.ready), visible("table.keywords, table.overview, #answers .text"))
+			if wide := eval[bool](t, ctx, `document.documentElement.scrollWidth > window.innerWidth`); wide {
+				t.Errorf("%s is %d px wide on a 390 px screen", view.hash, eval[int](t, ctx, `document.documentElement.scrollWidth`))
+			}
+		}
 	})
 
 	t.Run("keyword table sorts and pages", func(t *testing.T) {

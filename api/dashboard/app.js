@@ -229,7 +229,8 @@ function windowOf(params) {
   return { key: String(days), dateFrom: iso(todayUTC() - days * day), dateTo: iso(todayUTC() - day), days };
 }
 
-// filterBar is the window picker, engine and country filters.
+// filterBar is the window picker and, given the project's filters, the
+// engine and country filters.
 function filterBar(params, filters, win) {
   const select = (id, label, value, options, onchange) => el('div', { class: 'field' },
     el('label', { for: id }, label),
@@ -247,10 +248,12 @@ function filterBar(params, filters, win) {
     select('window', 'Window', win.key, [['7', 'Last 7 days'], ['30', 'Last 30 days'], ['90', 'Last 90 days'], ['custom', 'Custom dates']],
       (v) => navigate(v === 'custom' ? { window: v, from: win.dateFrom, to: win.dateTo } : { window: v, from: null, to: null })),
     custom,
-    select('engine', 'Engine', params.get('engine') || '', [['', 'All engines'], ...filters.engines.map((e) => [e, engineName(e)])],
-      (v) => navigate({ engine: v, offset: null })),
-    select('country', 'Country', params.get('country') || '', [['', 'All countries'], ...filters.countries.map((c) => [c, c])],
-      (v) => navigate({ country: v, offset: null })),
+    filters ? [
+      select('engine', 'Engine', params.get('engine') || '', [['', 'All engines'], ...filters.engines.map((e) => [e, engineName(e)])],
+        (v) => navigate({ engine: v, offset: null })),
+      select('country', 'Country', params.get('country') || '', [['', 'All countries'], ...filters.countries.map((c) => [c, c])],
+        (v) => navigate({ country: v, offset: null })),
+    ] : null,
     el('p', { class: 'window-note' }, `${win.dateFrom} to ${win.dateTo} (UTC), ${win.days} days; trends compare with the ${win.days} days before.`));
 }
 
@@ -485,7 +488,7 @@ async function queryView(r, stale) {
   const win = windowOf(r.params);
   show(el('h1', {}, `“${q.queryText}”`),
     el('p', { class: 'sub' }, `${engineName(q.engine)}, ${q.country}, checked ${q.checkFrequency} with ${q.nPasses} pass${q.nPasses === 1 ? '' : 'es'}; last check ${fmt.time(q.lastCheckedAt)}.`),
-    filterBar(new URLSearchParams([...r.params].filter(([k2]) => k2 !== 'engine' && k2 !== 'country')), { engines: [], countries: [] }, win),
+    filterBar(r.params, null, win),
     section('Over time', () => timeseriesPanel(`${base}/tracked-queries/${r.query}/timeseries`,
       { dateFrom: win.dateFrom, dateTo: win.dateTo }, r.params, project), { id: 'timeseries', wide: true }),
     section('Latest captured answers', () => answersPanel(base, q, project), { id: 'answers', wide: true }));

@@ -84,7 +84,7 @@ export function lineChart({ title, dates, series, unit = 'percent' }) {
       grid, gaps, lines),
     el('figcaption', {}, el('ul', { class: 'legend' },
       series.map((s, i) => el('li', {}, swatch(i), ' ', s.name))),
-    el('details', {}, el('summary', {}, 'Show the figures as a table'), table)));
+    el('details', {}, el('summary', {}, 'Show the figures as a table'), el('div', { class: 'scroll' }, table))));
 }
 
 // barChart draws horizontal bars of percentages with their 95% intervals.
