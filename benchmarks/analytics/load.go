@@ -210,7 +210,7 @@ func operations() []operation {
 			q := url.Values{}
 			m.dates(q)
 			m.engines(q)
-			q.Set("groupBy", m.pick("domain", "domain", "url"))
+			q.Set("groupBy", m.pick("domain", "domain", "page"))
 			m.page(q)
 			return q
 		}),
@@ -341,9 +341,10 @@ func filtered(m *mix, p int) url.Values {
 
 // server is a running `sightline serve`.
 type server struct {
-	cmd  *exec.Cmd
-	base string
-	done chan error
+	cmd         *exec.Cmd
+	base        string // the API
+	metricsBase string // its /metrics listener
+	done        chan error
 }
 
 // startServer starts the API on the bench databases with rate limits
@@ -361,15 +362,18 @@ func (b *bench) startServer(ctx context.Context) (*server, error) {
 		return nil, err
 	}
 	listen := fmt.Sprintf("127.0.0.1:%d", b.o.port)
+	// /metrics is served on its own listener, the port after the API's.
+	metricsListen := fmt.Sprintf("127.0.0.1:%d", b.o.port+1)
 	cmd := exec.Command(b.o.sightline, "serve")
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+b.pgURL, "CLICKHOUSE_URL="+b.chURL, "SIGHTLINE_LISTEN="+listen,
+		"SIGHTLINE_METRICS_ADDR="+metricsListen,
 		"SIGHTLINE_LOG_LEVEL=warn", "SIGHTLINE_RATE_LIMIT_USER=1000000000", "SIGHTLINE_RATE_LIMIT_KEY=1000000000")
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
 		return nil, fmt.Errorf("starting sightline serve: %w", err)
 	}
-	s := &server{cmd: cmd, base: "http://" + listen, done: make(chan error, 1)}
+	s := &server{cmd: cmd, base: "http://" + listen, metricsBase: "http://" + metricsListen, done: make(chan error, 1)}
 	go func() {
 		s.done <- cmd.Wait()
 		logFile.Close()
@@ -439,7 +443,7 @@ type counters struct {
 }
 
 func (s *server) counters(client *http.Client) (counters, error) {
-	res, err := client.Get(s.base + "/metrics")
+	res, err := client.Get(s.metricsBase + "/metrics")
 	if err != nil {
 		return counters{}, err
 	}

@@ -101,7 +101,7 @@ func parseOptions(args []string) (options, error) {
 	fs.StringVar(&o.clickhouseURL, "clickhouse", o.clickhouseURL, "ClickHouse HTTP interface (loopback only); its database is replaced by -database")
 	fs.StringVar(&o.database, "database", "sightline_bench_analytics", "name of the bench database on both servers, recreated on every run")
 	fs.StringVar(&o.sightline, "sightline", ".local/bin/sightline", "the sightline binary to serve the API with")
-	fs.IntVar(&o.port, "port", 18082, "loopback port the API listens on")
+	fs.IntVar(&o.port, "port", 18082, "loopback port the API listens on (its /metrics on the next one)")
 	fs.IntVar(&o.projects, "projects", 10, "projects")
 	fs.IntVar(&o.queries, "queries", 1000, "tracked queries per project (at most 1008)")
 	fs.IntVar(&o.days, "days", 480, "days of daily checks, ending yesterday (the 16-month floor allows about 485)")

@@ -159,6 +159,9 @@ func (b *bench) clickhouseHTTP(ctx context.Context, query string) (io.ReadCloser
 	if err != nil {
 		return nil, err
 	}
+	// Like clickhouse-go, a URL without a user speaks as "default": servers
+	// that require credentials refuse a request carrying none.
+	req.Header.Set("X-ClickHouse-User", "default")
 	if u.User != nil {
 		req.Header.Set("X-ClickHouse-User", u.User.Username())
 		if pw, ok := u.User.Password(); ok {
