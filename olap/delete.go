@@ -14,7 +14,7 @@ import (
 // deletions of their sources.
 var trackedQueryTables = []string{
 	"check_results", "ai_answers", "mentions", "citations", "search_results", "shopping_offers", "rank_rows",
-	"mentions_daily", "ranks_daily", "cooccurrence_daily", "cited_sources_daily",
+	"mentions_daily", "ranks_daily", "cooccurrence_daily", "cited_sources_daily", "mentions_monthly", "ranks_monthly",
 }
 
 // deleteSettings make a delete return only once its rows are gone from
@@ -48,7 +48,9 @@ func DeleteTrackedQueries(ctx context.Context, conn driver.Conn, projectID uuid.
 // and analytics:
 //   - its mentions and its rank rows, so its worth leaves every
 //     share-of-voice denominator, and its rows in mentions_daily,
-//     ranks_daily and cooccurrence_daily;
+//     ranks_daily, cooccurrence_daily, mentions_monthly and ranks_monthly
+//     (the per-market projections are rebuilt for the parts a delete
+//     touches);
 //   - its link to citations, search results and shopping offers, which
 //     stay as what the pages showed (captures are facts about the query)
 //     but no longer carry its id or a tracked-competitor relation, so it
@@ -62,7 +64,8 @@ func DeleteCompetitor(ctx context.Context, conn driver.Conn, projectID, competit
 		return fmt.Errorf("deleting competitor: the nil id names the own brand")
 	}
 	ctx = clickhouse.Context(ctx, clickhouse.WithSettings(deleteSettings))
-	for _, table := range []string{"mentions", "rank_rows", "mentions_daily", "ranks_daily", "cooccurrence_daily"} {
+	for _, table := range []string{"mentions", "rank_rows", "mentions_daily", "ranks_daily", "cooccurrence_daily",
+		"mentions_monthly", "ranks_monthly"} {
 		if err := conn.Exec(ctx, "DELETE FROM "+table+" WHERE project_id = ? AND competitor_id = ?", projectID, competitorID); err != nil {
 			return fmt.Errorf("deleting competitor from %s: %w", table, err)
 		}
