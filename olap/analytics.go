@@ -1,6 +1,7 @@
 package olap
 
 import (
+	"strings"
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
@@ -15,6 +16,15 @@ import (
 // merges; only figures that need single rows (mention samples, examples)
 // read the raw capture tables. One file per figure family holds its reader
 // methods and their SQL.
+//
+// Which rows a read touches decides its cost, so readers pick them by what
+// they group and filter by. A read over every tracked query of the project
+// that sums plain columns per market and brand is answered by the rollups'
+// per-market projections (rollupFrom; migrations 00005 and 00006); one that
+// groups or filters by tracked query takes the whole months of its window
+// from ranks_monthly and mentions_monthly and the edge days from the daily
+// rollups (perQueryFrom). Both stay exact under deletions (see
+// schema/clickhouse/README.md).
 //
 // Every figure counts completed passes only: rank_rows holds a row for a
 // pass once it is stored, and a failed pass stores nothing, so a failure is
@@ -64,6 +74,76 @@ func (s Scope) Empty() bool {
 // It is built from literal fragments only; values travel as arguments.
 func (s Scope) rollupWhere() (string, []any) {
 	return s.predicate("day >= ? AND day <= ?", s.From, s.To)
+}
+
+// rollupFrom is a FROM item holding the scope's rows of a daily rollup
+// with per-query rows (ranks_daily or mentions_daily), for reads that
+// neither group nor filter by tracked query beyond the scope's own filter.
+// Without a tracked-query filter it is the daily table, whose per-market
+// projection (by_market) answers such reads with one row per market, brand
+// and day whenever the read asks only for the projection's aggregates. With
+// one, it is perQueryFrom: the filter leaves no projection to use, and the
+// monthly rollup holds fewer rows per query.
+func (s Scope) rollupFrom(daily string) (string, []any) {
+	if s.TrackedQueryIDs == nil {
+		where, args := s.bounded().rollupWhere()
+		return "(SELECT * FROM " + daily + " WHERE " + where + ")", args
+	}
+	return perQueryFrom(daily, s)
+}
+
+// monthlyRollups are the monthly twins of the daily rollups that keep
+// tracked_query_id (migration 00006): same key and columns, day being the
+// first day of the month.
+var monthlyRollups = map[string]string{"ranks_daily": "ranks_monthly", "mentions_daily": "mentions_monthly"}
+
+// perQueryFrom is a FROM item holding the rows of daily (ranks_daily or
+// mentions_daily) of every scope, for reads per tracked query: the calendar
+// months a scope's window covers whole come from the monthly rollup (day is
+// the month's first day, so it still lies in the scope's window), the days
+// before and after them from the daily one. A 16-month window reads about
+// 45 rows per query and brand instead of 480. The scopes' windows must not
+// overlap.
+func perQueryFrom(daily string, scopes ...Scope) (string, []any) {
+	var arms []string
+	var args []any
+	arm := func(s Scope, table string, from, to time.Time) {
+		where, a := s.predicate("day >= ? AND day <= ?", from, to)
+		arms = append(arms, "SELECT * FROM "+table+" WHERE "+where)
+		args = append(args, a...)
+	}
+	for _, s := range scopes {
+		s = s.bounded()
+		first, last := WholeMonths(s.From, s.To)
+		if first.After(last) {
+			arm(s, daily, s.From, s.To)
+			continue
+		}
+		arm(s, monthlyRollups[daily], first, last)
+		if s.From.Before(first) {
+			arm(s, daily, s.From, first.AddDate(0, 0, -1))
+		}
+		if end := last.AddDate(0, 1, -1); end.Before(s.To) {
+			arm(s, daily, end.AddDate(0, 0, 1), s.To)
+		}
+	}
+	return "(" + strings.Join(arms, " UNION ALL ") + ")", args
+}
+
+// WholeMonths returns the first days of the first and the last calendar
+// month lying wholly within the days from..to (UTC midnights); first is
+// after last when there is none. Reads per tracked query take those months
+// from the monthly rollups.
+func WholeMonths(from, to time.Time) (first, last time.Time) {
+	first = time.Date(from.Year(), from.Month(), 1, 0, 0, 0, 0, time.UTC)
+	if !first.Equal(from) {
+		first = first.AddDate(0, 1, 0)
+	}
+	last = time.Date(to.Year(), to.Month(), 1, 0, 0, 0, 0, time.UTC)
+	if !last.AddDate(0, 1, -1).Equal(to) {
+		last = last.AddDate(0, -1, 0)
+	}
+	return first, last
 }
 
 // rawWhere is the scope's predicate over a raw capture table (column

@@ -453,14 +453,14 @@ func (a *Analytics) MentionMix(ctx context.Context, s Scope) (MentionMix, error)
 	if s.Empty() {
 		return m, nil
 	}
-	where, args := s.rollupWhere()
+	from, args := s.rollupFrom("mentions_daily")
 	err := a.Conn.QueryRow(ctx, `
 		SELECT toInt64(sum(type_recommendation)), toInt64(sum(type_comparison)), toInt64(sum(type_listing)),
 		       toInt64(sum(type_example)), toInt64(sum(type_reference)),
 		       toInt64(sum(tone_positive)), toInt64(sum(tone_neutral)), toInt64(sum(tone_negative)),
 		       toInt64(sum(qualifier_direct)), toInt64(sum(qualifier_conditional)), toInt64(sum(mentions))
-		FROM mentions_daily
-		WHERE `+where+` AND relation = 'own'`, args...).Scan(
+		FROM `+from+`
+		WHERE relation = 'own'`, args...).Scan(
 		&m.ByType.Recommendation, &m.ByType.Comparison, &m.ByType.Listing, &m.ByType.Example, &m.ByType.Reference,
 		&m.ByTone.Positive, &m.ByTone.Neutral, &m.ByTone.Negative,
 		&m.ByQualifier.Direct, &m.ByQualifier.Conditional, &m.Total)
@@ -503,12 +503,12 @@ func (a *Analytics) Sentiment(ctx context.Context, s Scope, competitors []uuid.U
 	own := map[sightline.Engine]*counts{}
 	theirs := map[uuid.UUID]*counts{}
 	if !s.Empty() {
-		where, args := s.rollupWhere()
+		from, args := s.rollupFrom("mentions_daily")
 		rows, err := a.Conn.Query(ctx, `
 			SELECT toString(relation), competitor_id, engine, toInt64(sum(tone_positive)), toInt64(sum(tone_neutral)),
 			       toInt64(sum(tone_negative)), toInt64(sum(mentions))
-			FROM mentions_daily
-			WHERE `+where+` AND relation IN ('own', 'tracked-competitor')
+			FROM `+from+`
+			WHERE relation IN ('own', 'tracked-competitor')
 			GROUP BY relation, competitor_id, engine`, args...)
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading sentiment: %w", err)

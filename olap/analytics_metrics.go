@@ -22,7 +22,9 @@ import (
 // queries, run together; a query covers the current and the previous
 // window with one UNION ALL arm per window, so each arm reads only its own
 // days and only the columns its figures need (the trend needs no squares,
-// minimums or distributions). The figures are computed here from the sums,
+// minimums or distributions). Window-wide sums come from the per-market
+// projections when no cluster filter applies; per-query figures read whole
+// months from the monthly rollups. The figures are computed here from the sums,
 // so one definition serves the three operations.
 
 // MentionTypeCounts counts mentions by type.
@@ -408,44 +410,66 @@ func descNullsLast(a, b *float64) int {
 
 // metricsRanks reads the ranks_daily sums of the own brand in the current
 // and the previous window and of each tracked competitor in the current
-// one, in one query of three arms, each reading only its window's days and
-// the columns it needs: the current window's own rows grouped per tracked
-// query first (for the per-query counters), the previous window's own rows
-// (passes, counts and position sums: the trends), the competitors' rows
-// (mention count and position sum).
+// one, in one query of four arms, each reading only its window's days and
+// the columns it needs. Three arms neither group nor filter by tracked
+// query, so without a cluster filter ranks_daily's per-market projection
+// answers them (rollupFrom): the current window's own sums, the previous
+// window's (passes, counts and position sums: the trends) and the
+// competitors' (mention count and position sum). The fourth groups the
+// current window's own rows per tracked query for the per-query counters
+// and the position distribution, reading whole months from ranks_monthly
+// (perQueryFrom).
 func (a *Analytics) metricsRanks(ctx context.Context, scope Scope) (map[brandKey]*brandRanks, error) {
-	current, currentArgs := scope.bounded().rollupWhere()
-	previous, previousArgs := scope.Previous().bounded().rollupWhere()
-	args := append(append(append([]any{}, currentArgs...), previousArgs...), currentArgs...)
+	current, currentArgs := scope.rollupFrom("ranks_daily")
+	previous, previousArgs := scope.Previous().rollupFrom("ranks_daily")
+	perQuery, perQueryArgs := perQueryFrom("ranks_daily", scope)
+	args := append(append(append(append([]any{}, currentArgs...), perQueryArgs...), previousArgs...), currentArgs...)
 	rows, err := a.Conn.Query(ctx, `
 		SELECT 'current' AS arm, toUUID('00000000-0000-0000-0000-000000000000') AS competitor,
 		       sumIf(passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')) AS ai_passes,
 		       sumIf(passes, engine = 'google_serp') AS serp_passes,
 		       sumIf(passes, engine = 'google_shopping') AS shopping_passes,
-		       sum(mention_count) AS m_count, sum(mention_sum) AS m_sum, sum(mention_sq) AS m_sq, min(mention_min) AS m_min,
-		       sum(link_count) AS l_count, sum(link_sum) AS l_sum, sum(link_sq) AS l_sq, min(link_min) AS l_min,
-		       sum(serp_count) AS s_count, sum(serp_sum) AS s_sum, sum(serp_sq) AS s_sq, min(serp_min) AS s_min,
-		       sum(shopping_count) AS p_count, sum(shopping_sum) AS p_sum, sum(shopping_sq) AS p_sq,
+		       sum(mention_n) AS m_count, sum(mention_sum) AS m_sum, sum(mention_sq) AS m_sq, min(mention_min) AS m_min,
+		       sum(link_n) AS l_count, sum(link_sum) AS l_sum, sum(link_sq) AS l_sq, min(link_min) AS l_min,
+		       sum(serp_n) AS s_count, sum(serp_sum) AS s_sum, sum(serp_sq) AS s_sq, min(serp_min) AS s_min,
+		       sum(shopping_n) AS p_count, sum(shopping_sum) AS p_sum, sum(shopping_sq) AS p_sq,
 		       min(shopping_min) AS p_min,
+		       CAST(map(), 'Map(UInt16, UInt64)') AS m_positions,
+		       toUInt64(0) AS ai_queries, toUInt64(0) AS serp_queries, toUInt64(0) AS shopping_queries,
+		       toUInt64(0) AS m_queries, toUInt64(0) AS l_queries, toUInt64(0) AS s_queries, toUInt64(0) AS p_queries
+		FROM (
+			SELECT engine, sum(passes) AS passes,
+			       sum(mention_count) AS mention_n, sum(mention_position_sum) AS mention_sum,
+			       sum(mention_position_sq_sum) AS mention_sq, min(mention_position_min) AS mention_min,
+			       sum(link_count) AS link_n, sum(link_position_sum) AS link_sum,
+			       sum(link_position_sq_sum) AS link_sq, min(link_position_min) AS link_min,
+			       sum(serp_count) AS serp_n, sum(serp_position_sum) AS serp_sum,
+			       sum(serp_position_sq_sum) AS serp_sq, min(serp_position_min) AS serp_min,
+			       sum(shopping_count) AS shopping_n, sum(shopping_position_sum) AS shopping_sum,
+			       sum(shopping_position_sq_sum) AS shopping_sq, min(shopping_position_min) AS shopping_min
+			FROM `+current+`
+			WHERE relation = 'own'
+			GROUP BY engine
+		)
+		UNION ALL
+		SELECT 'queries' AS arm, toUUID('00000000-0000-0000-0000-000000000000') AS competitor,
+		       toUInt64(0) AS ai_passes, toUInt64(0) AS serp_passes, toUInt64(0) AS shopping_passes,
+		       toUInt64(0) AS m_count, toUInt64(0) AS m_sum, toUInt64(0) AS m_sq, CAST(NULL, 'Nullable(UInt16)') AS m_min,
+		       toUInt64(0) AS l_count, toUInt64(0) AS l_sum, toUInt64(0) AS l_sq, CAST(NULL, 'Nullable(UInt16)') AS l_min,
+		       toUInt64(0) AS s_count, toUInt64(0) AS s_sum, toUInt64(0) AS s_sq, CAST(NULL, 'Nullable(UInt16)') AS s_min,
+		       toUInt64(0) AS p_count, toUInt64(0) AS p_sum, toUInt64(0) AS p_sq, CAST(NULL, 'Nullable(UInt16)') AS p_min,
 		       sumMap(positions) AS m_positions,
 		       countIf(passes > 0 AND engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')) AS ai_queries,
 		       countIf(passes > 0 AND engine = 'google_serp') AS serp_queries,
 		       countIf(passes > 0 AND engine = 'google_shopping') AS shopping_queries,
-		       countIf(mention_count > 0) AS m_queries, countIf(link_count > 0) AS l_queries,
-		       countIf(serp_count > 0) AS s_queries, countIf(shopping_count > 0) AS p_queries
+		       countIf(mention_n > 0) AS m_queries, countIf(link_n > 0) AS l_queries,
+		       countIf(serp_n > 0) AS s_queries, countIf(shopping_n > 0) AS p_queries
 		FROM (
-			SELECT tracked_query_id, engine, sum(passes) AS passes,
-			       sum(mention_count) AS mention_count, sum(mention_position_sum) AS mention_sum,
-			       sum(mention_position_sq_sum) AS mention_sq, min(mention_position_min) AS mention_min,
-			       sum(link_count) AS link_count, sum(link_position_sum) AS link_sum,
-			       sum(link_position_sq_sum) AS link_sq, min(link_position_min) AS link_min,
-			       sum(serp_count) AS serp_count, sum(serp_position_sum) AS serp_sum,
-			       sum(serp_position_sq_sum) AS serp_sq, min(serp_position_min) AS serp_min,
-			       sum(shopping_count) AS shopping_count, sum(shopping_position_sum) AS shopping_sum,
-			       sum(shopping_position_sq_sum) AS shopping_sq, min(shopping_position_min) AS shopping_min,
+			SELECT tracked_query_id, engine, sum(passes) AS passes, sum(mention_count) AS mention_n,
+			       sum(link_count) AS link_n, sum(serp_count) AS serp_n, sum(shopping_count) AS shopping_n,
 			       sumMap(mention_positions) AS positions
-			FROM ranks_daily
-			WHERE `+current+` AND relation = 'own'
+			FROM `+perQuery+`
+			WHERE relation = 'own'
 			GROUP BY tracked_query_id, engine
 		)
 		UNION ALL
@@ -453,19 +477,27 @@ func (a *Analytics) metricsRanks(ctx context.Context, scope Scope) (map[brandKey
 		       sumIf(passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')) AS ai_passes,
 		       sumIf(passes, engine = 'google_serp') AS serp_passes,
 		       sumIf(passes, engine = 'google_shopping') AS shopping_passes,
-		       sum(mention_count) AS m_count, sum(mention_position_sum) AS m_sum, toUInt64(0) AS m_sq,
+		       sum(mention_n) AS m_count, sum(mention_sum) AS m_sum, toUInt64(0) AS m_sq,
 		       CAST(NULL, 'Nullable(UInt16)') AS m_min,
-		       sum(link_count) AS l_count, sum(link_position_sum) AS l_sum, toUInt64(0) AS l_sq,
+		       sum(link_n) AS l_count, sum(link_sum) AS l_sum, toUInt64(0) AS l_sq,
 		       CAST(NULL, 'Nullable(UInt16)') AS l_min,
-		       sum(serp_count) AS s_count, sum(serp_position_sum) AS s_sum, toUInt64(0) AS s_sq,
+		       sum(serp_n) AS s_count, sum(serp_sum) AS s_sum, toUInt64(0) AS s_sq,
 		       CAST(NULL, 'Nullable(UInt16)') AS s_min,
-		       sum(shopping_count) AS p_count, sum(shopping_position_sum) AS p_sum, toUInt64(0) AS p_sq,
+		       sum(shopping_n) AS p_count, sum(shopping_sum) AS p_sum, toUInt64(0) AS p_sq,
 		       CAST(NULL, 'Nullable(UInt16)') AS p_min,
 		       CAST(map(), 'Map(UInt16, UInt64)') AS m_positions,
 		       toUInt64(0) AS ai_queries, toUInt64(0) AS serp_queries, toUInt64(0) AS shopping_queries,
 		       toUInt64(0) AS m_queries, toUInt64(0) AS l_queries, toUInt64(0) AS s_queries, toUInt64(0) AS p_queries
-		FROM ranks_daily
-		WHERE `+previous+` AND relation = 'own'
+		FROM (
+			SELECT engine, sum(passes) AS passes,
+			       sum(mention_count) AS mention_n, sum(mention_position_sum) AS mention_sum,
+			       sum(link_count) AS link_n, sum(link_position_sum) AS link_sum,
+			       sum(serp_count) AS serp_n, sum(serp_position_sum) AS serp_sum,
+			       sum(shopping_count) AS shopping_n, sum(shopping_position_sum) AS shopping_sum
+			FROM `+previous+`
+			WHERE relation = 'own'
+			GROUP BY engine
+		)
 		UNION ALL
 		SELECT 'competitor' AS arm, competitor_id AS competitor,
 		       toUInt64(0) AS ai_passes, toUInt64(0) AS serp_passes, toUInt64(0) AS shopping_passes,
@@ -477,8 +509,8 @@ func (a *Analytics) metricsRanks(ctx context.Context, scope Scope) (map[brandKey
 		       CAST(map(), 'Map(UInt16, UInt64)') AS m_positions,
 		       toUInt64(0) AS ai_queries, toUInt64(0) AS serp_queries, toUInt64(0) AS shopping_queries,
 		       toUInt64(0) AS m_queries, toUInt64(0) AS l_queries, toUInt64(0) AS s_queries, toUInt64(0) AS p_queries
-		FROM ranks_daily
-		WHERE `+current+` AND relation = 'tracked-competitor'
+		FROM `+current+`
+		WHERE relation = 'tracked-competitor'
 		GROUP BY competitor_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading rank sums: %w", err)
@@ -509,8 +541,10 @@ func (a *Analytics) metricsRanks(ctx context.Context, scope Scope) (map[brandKey
 		}
 		switch arm {
 		case "current":
+			brand(ownBrand).cur = r
+		case "queries":
 			b := brand(ownBrand)
-			b.cur, b.positions, b.queries, b.withResult = r, positions, queries, withResult
+			b.positions, b.queries, b.withResult = positions, queries, withResult
 		case "previous":
 			brand(ownBrand).prev = r
 		default:
@@ -529,24 +563,22 @@ func (a *Analytics) metricsRanks(ctx context.Context, scope Scope) (map[brandKey
 // each reading its window's days.
 func (a *Analytics) metricsVoices(ctx context.Context, scope Scope) (map[brandKey]*brandVoices, [2]voiceSums, error) {
 	var total [2]voiceSums
-	current, currentArgs := scope.bounded().rollupWhere()
-	previous, previousArgs := scope.Previous().bounded().rollupWhere()
+	current, currentArgs := scope.rollupFrom("mentions_daily")
+	previous, previousArgs := scope.Previous().rollupFrom("mentions_daily")
 	rows, err := a.Conn.Query(ctx, `
 		SELECT toUInt8(0) AS period, toString(relation) AS brand, competitor_id, sum(worth) AS worth,
 		       sum(mentions) AS all_mentions, sum(tone_positive) AS positive, sum(tone_neutral) AS neutral,
 		       sum(tone_negative) AS negative, sum(type_recommendation) AS recommendation,
 		       sum(type_comparison) AS comparison, sum(type_listing) AS listing, sum(type_example) AS example,
 		       sum(type_reference) AS reference
-		FROM mentions_daily
-		WHERE `+current+`
+		FROM `+current+`
 		GROUP BY relation, competitor_id
 		UNION ALL
 		SELECT toUInt8(1) AS period, toString(relation) AS brand, competitor_id, sum(worth) AS worth,
 		       sum(mentions) AS all_mentions, sum(tone_positive) AS positive, sum(tone_neutral) AS neutral,
 		       sum(tone_negative) AS negative, toUInt64(0) AS recommendation, toUInt64(0) AS comparison,
 		       toUInt64(0) AS listing, toUInt64(0) AS example, toUInt64(0) AS reference
-		FROM mentions_daily
-		WHERE `+previous+`
+		FROM `+previous+`
 		GROUP BY relation, competitor_id`, append(append([]any{}, currentArgs...), previousArgs...)...)
 	if err != nil {
 		return nil, total, fmt.Errorf("reading mention sums: %w", err)
@@ -616,10 +648,10 @@ type ClusterMetrics struct {
 
 // ClusterMetrics computes one row per group, in the groups' order, over
 // scope and the groups' tracked queries. One read returns the own brand's
-// sums per tracked query (ranks_daily joined to mentions_daily); a query
-// in several groups counts in each. The read is narrowed to the union of
-// the groups (scope's own tracked-query filter is replaced by it) when the
-// union is small; a long list of ids costs more to match row by row than
+// sums per tracked query (ranks joined to mentions, whole months from the
+// monthly rollups); a query in several groups counts in each. The read is
+// narrowed to the union of the groups (scope's own tracked-query filter is
+// replaced by it) when the union is small; a long list of ids costs more to match row by row than
 // summing the project's other queries too, whose rows the sorting key (day
 // before tracked query) makes the read fetch anyway.
 func (a *Analytics) ClusterMetrics(ctx context.Context, scope Scope, groups []QueryGroup) ([]ClusterMetrics, error) {
@@ -678,7 +710,8 @@ type querySums struct {
 
 // querySums reads the own brand's sums per tracked query over scope.
 func (a *Analytics) querySums(ctx context.Context, scope Scope) (map[uuid.UUID]querySums, error) {
-	where, args := scope.rollupWhere()
+	ranks, ranksArgs := perQueryFrom("ranks_daily", scope)
+	voices, voicesArgs := perQueryFrom("mentions_daily", scope)
 	rows, err := a.Conn.Query(ctx, `
 		SELECT r.tracked_query_id, r.ai_passes, r.serp_passes, r.shopping_passes,
 		       r.mention_count, r.mention_sum, r.link_count, r.link_sum,
@@ -693,8 +726,8 @@ func (a *Analytics) querySums(ctx context.Context, scope Scope) (map[uuid.UUID]q
 			       sum(link_count) AS link_count, sum(link_position_sum) AS link_sum,
 			       sum(serp_count) AS serp_count, sum(serp_position_sum) AS serp_sum,
 			       sum(shopping_count) AS shopping_count, sum(shopping_position_sum) AS shopping_sum
-			FROM ranks_daily
-			WHERE `+where+` AND relation = 'own'
+			FROM `+ranks+`
+			WHERE relation = 'own'
 			GROUP BY tracked_query_id
 		) AS r
 		LEFT JOIN (
@@ -702,10 +735,9 @@ func (a *Analytics) querySums(ctx context.Context, scope Scope) (map[uuid.UUID]q
 			       sumIf(worth, relation = 'own') AS own_worth, sum(worth) AS all_worth, sum(mentions) AS all_mentions,
 			       sumIf(tone_positive, relation = 'own') AS positive, sumIf(tone_neutral, relation = 'own') AS neutral,
 			       sumIf(tone_negative, relation = 'own') AS negative
-			FROM mentions_daily
-			WHERE `+where+`
+			FROM `+voices+`
 			GROUP BY tracked_query_id
-		) AS v ON v.tracked_query_id = r.tracked_query_id`, append(append([]any{}, args...), args...)...)
+		) AS v ON v.tracked_query_id = r.tracked_query_id`, append(append([]any{}, ranksArgs...), voicesArgs...)...)
 	if err != nil {
 		return nil, fmt.Errorf("reading per-query sums: %w", err)
 	}

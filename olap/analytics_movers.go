@@ -90,8 +90,10 @@ type windowSums struct {
 
 // ownSumsSQL sums, per tracked query and window (current = 1 from the
 // window's first day, 0 before it), the own brand's passes and positions
-// from ranks_daily and every brand's worth and mentions from
-// mentions_daily. The two %s are the scope predicate over both windows.
+// from the ranks rollups and every brand's worth and mentions from the
+// mentions rollups. The two %s are FROM items over both windows
+// (perQueryFrom: whole months from the monthly rollups, whose rows lie in
+// the window they sum, so day still tells the windows apart).
 // Every own pass has a ranks_daily row, so the left join keeps every
 // (query, window) with a completed capture.
 const ownSumsSQL = `
@@ -109,8 +111,8 @@ const ownSumsSQL = `
 		       sum(serp_count) AS serp_n, sum(serp_position_sum) AS serp_sum, sum(serp_position_sq_sum) AS serp_sq,
 		       sum(shopping_count) AS shopping_n, sum(shopping_position_sum) AS shopping_sum,
 		       sum(shopping_position_sq_sum) AS shopping_sq
-		FROM ranks_daily
-		WHERE %s AND relation = 'own'
+		FROM %s
+		WHERE relation = 'own'
 		GROUP BY tracked_query_id, current
 	) AS r
 	LEFT JOIN (
@@ -123,8 +125,7 @@ const ownSumsSQL = `
 		       sumIf(type_listing, relation = 'own') AS listing,
 		       sumIf(type_example, relation = 'own') AS example,
 		       sumIf(type_reference, relation = 'own') AS reference
-		FROM mentions_daily
-		WHERE %s
+		FROM %s
 		GROUP BY tracked_query_id, current
 	) AS m ON m.tracked_query_id = r.tracked_query_id AND m.current = r.current
 	SETTINGS join_use_nulls = 0`
@@ -136,12 +137,11 @@ func (a *Analytics) ownSumsByQuery(ctx context.Context, scope Scope) (map[uuid.U
 	if scope.Empty() {
 		return out, nil
 	}
-	both := scope
-	both.From = scope.Previous().From
-	where, whereArgs := both.rollupWhere()
-	args := append(append([]any{scope.From}, whereArgs...), scope.From)
-	args = append(args, whereArgs...)
-	rows, err := a.Conn.Query(ctx, fmt.Sprintf(ownSumsSQL, where, where), args...)
+	ranks, ranksArgs := perQueryFrom("ranks_daily", scope.Previous(), scope)
+	voices, voicesArgs := perQueryFrom("mentions_daily", scope.Previous(), scope)
+	args := append(append([]any{scope.From}, ranksArgs...), scope.From)
+	args = append(args, voicesArgs...)
+	rows, err := a.Conn.Query(ctx, fmt.Sprintf(ownSumsSQL, ranks, voices), args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading own sums per tracked query: %w", err)
 	}

@@ -110,7 +110,9 @@ func (a *Analytics) Overview(ctx context.Context, projects []OverviewProject, fr
 // projectSums reads each project's own-brand sums over the days from..to
 // and the equally long window before them: one query of three arms, the
 // current window's own AI ranks, its mentions, and the previous window's
-// mentions (its share of voice is all the trend needs).
+// mentions (its share of voice is all the trend needs). Every arm sums
+// plain columns per project and brand, so the rollups' per-market
+// projections answer them; the own brand is picked after that.
 func (a *Analytics) projectSums(ctx context.Context, projects []OverviewProject, from, to time.Time) (map[uuid.UUID]projectSums, error) {
 	ids := make([]uuid.UUID, len(projects))
 	for i, p := range projects {
@@ -128,18 +130,30 @@ func (a *Analytics) projectSums(ctx context.Context, projects []OverviewProject,
 		GROUP BY project_id
 		UNION ALL
 		SELECT 1 AS arm, project_id, toUInt64(0) AS ai_passes, toUInt64(0) AS mention_count, toUInt64(0) AS mention_sum,
-		       sumIf(worth, relation = 'own') AS own_worth, sum(worth) AS all_worth, sum(mentions) AS all_mentions,
-		       sumIf(tone_positive, relation = 'own') AS positive, sumIf(tone_neutral, relation = 'own') AS neutral,
-		       sumIf(tone_negative, relation = 'own') AS negative
-		FROM mentions_daily
-		WHERE project_id IN ? AND day >= ? AND day <= ?
+		       sumIf(brand_worth, relation = 'own') AS own_worth, sum(brand_worth) AS all_worth,
+		       sum(brand_mentions) AS all_mentions,
+		       sumIf(brand_positive, relation = 'own') AS positive, sumIf(brand_neutral, relation = 'own') AS neutral,
+		       sumIf(brand_negative, relation = 'own') AS negative
+		FROM (
+			SELECT project_id, relation, sum(worth) AS brand_worth, sum(mentions) AS brand_mentions,
+			       sum(tone_positive) AS brand_positive, sum(tone_neutral) AS brand_neutral,
+			       sum(tone_negative) AS brand_negative
+			FROM mentions_daily
+			WHERE project_id IN ? AND day >= ? AND day <= ?
+			GROUP BY project_id, relation
+		)
 		GROUP BY project_id
 		UNION ALL
 		SELECT 2 AS arm, project_id, toUInt64(0) AS ai_passes, toUInt64(0) AS mention_count, toUInt64(0) AS mention_sum,
-		       sumIf(worth, relation = 'own') AS own_worth, sum(worth) AS all_worth, sum(mentions) AS all_mentions,
+		       sumIf(brand_worth, relation = 'own') AS own_worth, sum(brand_worth) AS all_worth,
+		       sum(brand_mentions) AS all_mentions,
 		       toUInt64(0) AS positive, toUInt64(0) AS neutral, toUInt64(0) AS negative
-		FROM mentions_daily
-		WHERE project_id IN ? AND day >= ? AND day <= ?
+		FROM (
+			SELECT project_id, relation, sum(worth) AS brand_worth, sum(mentions) AS brand_mentions
+			FROM mentions_daily
+			WHERE project_id IN ? AND day >= ? AND day <= ?
+			GROUP BY project_id, relation
+		)
 		GROUP BY project_id`,
 		ids, cur.From, cur.To, ids, cur.From, cur.To, ids, prev.From, prev.To)
 	if err != nil {

@@ -180,14 +180,22 @@ func (a *Analytics) timeseriesSums(ctx context.Context, q TimeseriesQuery) (map[
 		competitors = []uuid.UUID{}
 	}
 	sql := `
-		SELECT 'ranks' AS source, ` + bucket + ` AS bucket, toString(relation) AS brand, competitor_id,
-		       sumIf(passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')),
-		       sumIf(passes, engine = 'google_serp'),
-		       sum(mention_count), sum(mention_position_sum), sum(link_count), sum(link_position_sum),
-		       sum(serp_count), sum(serp_position_sum), sum(shopping_count), sum(shopping_position_sum),
+		SELECT 'ranks' AS source, bucket, toString(relation) AS brand, competitor_id,
+		       sumIf(engine_passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')),
+		       sumIf(engine_passes, engine = 'google_serp'),
+		       sum(mention_n), sum(mention_sum), sum(link_n), sum(link_sum),
+		       sum(serp_n), sum(serp_sum), sum(shopping_n), sum(shopping_sum),
 		       toUInt64(0), toFloat64(0), toUInt64(0), toUInt64(0)
-		FROM ranks_daily
-		WHERE ` + where + ` AND (relation = 'own' OR competitor_id IN ?)
+		FROM (
+			SELECT ` + bucket + ` AS bucket, relation, competitor_id, engine, sum(passes) AS engine_passes,
+			       sum(mention_count) AS mention_n, sum(mention_position_sum) AS mention_sum,
+			       sum(link_count) AS link_n, sum(link_position_sum) AS link_sum,
+			       sum(serp_count) AS serp_n, sum(serp_position_sum) AS serp_sum,
+			       sum(shopping_count) AS shopping_n, sum(shopping_position_sum) AS shopping_sum
+			FROM ranks_daily
+			WHERE ` + where + ` AND (relation = 'own' OR competitor_id IN ?)
+			GROUP BY bucket, relation, competitor_id, engine
+		)
 		GROUP BY bucket, relation, competitor_id
 		UNION ALL
 		SELECT 'mentions' AS source, ` + bucket + ` AS bucket, toString(relation) AS brand, competitor_id,
