@@ -97,27 +97,47 @@ func (a *Analytics) CitedSources(ctx context.Context, s Scope, f CitedSourceFilt
 		}
 		return page, int(total), nil
 	}
+	// An answer is captured on one day, so the distinct answers of a window
+	// are the sum of each day's: merging the answer sets per day and adding
+	// the counts spares the union of a long window's sets, the costliest part
+	// of the read. Tracked queries recur from day to day and are merged over
+	// the window, in an arm of their own.
+	keyArgs := append(append([]any{}, args...), keys)
 	rows, err = a.Conn.Query(ctx, `
-		SELECT `+key+` AS k, domain, uniqExactMerge(answers), uniqExact(tracked_query_id), sum(position_sum),
-		       max(sample_title)
+		SELECT 0 AS arm, k, any(d), sum(day_answers), toUInt64(0), sum(day_positions), max(day_title)
+		FROM (
+			SELECT day, `+key+` AS k, any(domain) AS d, uniqExactMerge(answers) AS day_answers,
+			       sum(position_sum) AS day_positions, max(sample_title) AS day_title
+			FROM cited_sources_daily
+			WHERE `+where+` AND `+key+` IN ?
+			GROUP BY day, `+group+`
+		)
+		GROUP BY k
+		UNION ALL
+		SELECT 1 AS arm, `+key+` AS k, '', toUInt64(0), uniqExact(tracked_query_id), toUInt64(0), ''
 		FROM cited_sources_daily
 		WHERE `+where+` AND `+key+` IN ?
-		GROUP BY `+group, append(args, keys)...)
+		GROUP BY `+group, append(keyArgs, keyArgs...)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("reading cited sources: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var (
+			arm                        uint8
 			k, domain, title           string
 			answers, queries, position uint64
 		)
-		if err := rows.Scan(&k, &domain, &answers, &queries, &position, &title); err != nil {
+		if err := rows.Scan(&arm, &k, &domain, &answers, &queries, &position, &title); err != nil {
 			return nil, 0, fmt.Errorf("reading cited sources: %w", err)
 		}
 		src := &page[index[k]]
+		if arm == 1 {
+			src.DistinctQueryCount = int64(queries)
+			continue
+		}
 		src.Domain, src.SampleTitle = nonEmpty(domain), nonEmpty(title)
-		src.DistinctResponseCount, src.DistinctQueryCount = int64(answers), int64(queries)
+		src.DistinctResponseCount = int64(answers)
 		if src.CitationCount > 0 {
 			avg := float64(position) / float64(src.CitationCount)
 			src.AvgPosition = &avg
