@@ -19,7 +19,10 @@ import (
 //
 //   - rollups: ClickHouse, from ranks_daily and mentions_daily (the SQL
 //     shape a reader has: one scan of the window and the trend window,
-//     re-aggregated with sum / min / sumMap and GROUP BY);
+//     re-aggregated with sum / min / sumMap and GROUP BY), whole months
+//     from ranks_monthly and mentions_monthly where the figure is per
+//     tracked query (metrics' query counts, movers, keyword listings), as
+//     the readers take them;
 //   - raw: ClickHouse, the same figures from rank_rows and mentions
 //     (without FINAL, which a raw reader would need to be exact: a lower
 //     bound of the views' gain);
@@ -78,6 +81,37 @@ func (d dialect) ranksTable() string {
 
 func (d dialect) mentionsTable() string {
 	return [...]string{"mentions_daily", "mentions", "raw.mentions r"}[d.v]
+}
+
+// perQueryFrom is the FROM item of a read per tracked query over the
+// windows of project p (not overlapping) in table, ranksTable or
+// mentionsTable: the table itself, except for the rollups, where the
+// windows' whole calendar months come from the monthly rollup and the
+// days around them from the daily one, as the readers do it.
+func (d dialect) perQueryFrom(table string, p int, windows ...window) string {
+	if d.v != fromRollups {
+		return table
+	}
+	monthly := strings.TrimSuffix(table, "_daily") + "_monthly"
+	var arms []string
+	arm := func(t string, from, to time.Time) {
+		arms = append(arms, "SELECT * FROM "+t+" WHERE "+d.where(p, from, to))
+	}
+	for _, w := range windows {
+		first, last := olap.WholeMonths(w.from, w.to)
+		if first.After(last) {
+			arm(table, w.from, w.to)
+			continue
+		}
+		arm(monthly, first, last)
+		if w.from.Before(first) {
+			arm(table, w.from, first.AddDate(0, 0, -1))
+		}
+		if end := last.AddDate(0, 1, -1); end.Before(w.to) {
+			arm(table, end.AddDate(0, 0, 1), w.to)
+		}
+	}
+	return "(" + strings.Join(arms, " UNION ALL ") + ")"
 }
 
 // day is the row's UTC day.
@@ -368,13 +402,13 @@ func computeMetrics(ctx context.Context, c computer, d dialect, p int, w window)
 	prev := previous(w)
 	f := figure{}
 	rows, err := c.query(ctx, d.v, d.aggregate([]string{d.side(w.from), d.col("relation"), d.competitor(false), d.kind()},
-		append(d.rankValues(), d.queryCounts()...), d.ranksTable(), "", d.where(p, prev.from, w.to)), 4)
+		append(d.rankValues(), d.queryCounts()...), d.perQueryFrom(d.ranksTable(), p, prev, w), "", d.where(p, prev.from, w.to)), 4)
 	if err != nil {
 		return nil, err
 	}
 	collect(f, "ranks", rows)
 	rows, err = c.query(ctx, d.v, d.aggregate([]string{d.side(w.from), d.col("relation"), d.competitor(true)},
-		d.mentionValues(), d.mentionsTable(), "", d.where(p, prev.from, w.to)), 3)
+		d.mentionValues(), d.perQueryFrom(d.mentionsTable(), p, prev, w), "", d.where(p, prev.from, w.to)), 3)
 	if err != nil {
 		return nil, err
 	}
@@ -463,7 +497,8 @@ func perGroup(ctx context.Context, c computer, d dialect, p int, w window, group
 		}
 		return g
 	}
-	rows, err := c.query(ctx, d.v, d.aggregate([]string{group, d.side(w.from), d.kind()}, d.rankValues(), d.ranksTable(), join,
+	rows, err := c.query(ctx, d.v, d.aggregate([]string{group, d.side(w.from), d.kind()}, d.rankValues(),
+		d.perQueryFrom(d.ranksTable(), p, prev, w), join,
 		d.where(p, prev.from, w.to)+" AND "+d.col("relation")+" = 'own'"), 3)
 	if err != nil {
 		return nil, err
@@ -472,7 +507,7 @@ func perGroup(ctx context.Context, c computer, d dialect, p int, w window, group
 		get(r.keys[0]).ranks[[2]string{r.keys[1], r.keys[2]}] = r.values
 	}
 	rows, err = c.query(ctx, d.v, d.aggregate([]string{group, d.side(w.from), d.col("relation")}, d.mentionValues(),
-		d.mentionsTable(), join, d.where(p, prev.from, w.to)), 3)
+		d.perQueryFrom(d.mentionsTable(), p, prev, w), join, d.where(p, prev.from, w.to)), 3)
 	if err != nil {
 		return nil, err
 	}
