@@ -107,43 +107,53 @@ var monthlyRollups = map[string]string{"ranks_daily": "ranks_monthly", "mentions
 func perQueryFrom(daily string, scopes ...Scope) (string, []any) {
 	var arms []string
 	var args []any
-	arm := func(s Scope, table string, from, to time.Time) {
-		where, a := s.predicate("day >= ? AND day <= ?", from, to)
-		arms = append(arms, "SELECT * FROM "+table+" WHERE "+where)
-		args = append(args, a...)
-	}
 	for _, s := range scopes {
 		s = s.bounded()
-		first, last := WholeMonths(s.From, s.To)
-		if first.After(last) {
-			arm(s, daily, s.From, s.To)
-			continue
-		}
-		arm(s, monthlyRollups[daily], first, last)
-		if s.From.Before(first) {
-			arm(s, daily, s.From, first.AddDate(0, 0, -1))
-		}
-		if end := last.AddDate(0, 1, -1); end.Before(s.To) {
-			arm(s, daily, end.AddDate(0, 0, 1), s.To)
+		for _, part := range WindowParts(s.From, s.To) {
+			table := daily
+			if part.Monthly {
+				table = monthlyRollups[daily]
+			}
+			where, a := s.predicate("day >= ? AND day <= ?", part.From, part.To)
+			arms = append(arms, "SELECT * FROM "+table+" WHERE "+where)
+			args = append(args, a...)
 		}
 	}
 	return "(" + strings.Join(arms, " UNION ALL ") + ")", args
 }
 
-// WholeMonths returns the first days of the first and the last calendar
-// month lying wholly within the days from..to (UTC midnights); first is
-// after last when there is none. Reads per tracked query take those months
-// from the monthly rollups.
-func WholeMonths(from, to time.Time) (first, last time.Time) {
-	first = time.Date(from.Year(), from.Month(), 1, 0, 0, 0, 0, time.UTC)
+// WindowPart is a run of a window's days that a per-query read takes from
+// one rollup: whole calendar months from a monthly rollup (From and To are
+// the first days of the first and the last month) or days from a daily one.
+type WindowPart struct {
+	Monthly  bool
+	From, To time.Time
+}
+
+// WindowParts cuts the days from..to (UTC midnights) into what a read per
+// tracked query takes from the rollups: the calendar months lying wholly
+// within the window from the monthly rollups, the days before and after
+// them from the daily ones.
+func WindowParts(from, to time.Time) []WindowPart {
+	first := time.Date(from.Year(), from.Month(), 1, 0, 0, 0, 0, time.UTC)
 	if !first.Equal(from) {
 		first = first.AddDate(0, 1, 0)
 	}
-	last = time.Date(to.Year(), to.Month(), 1, 0, 0, 0, 0, time.UTC)
+	last := time.Date(to.Year(), to.Month(), 1, 0, 0, 0, 0, time.UTC)
 	if !last.AddDate(0, 1, -1).Equal(to) {
 		last = last.AddDate(0, -1, 0)
 	}
-	return first, last
+	if first.After(last) {
+		return []WindowPart{{From: from, To: to}}
+	}
+	parts := []WindowPart{{Monthly: true, From: first, To: last}}
+	if from.Before(first) {
+		parts = append(parts, WindowPart{From: from, To: first.AddDate(0, 0, -1)})
+	}
+	if end := last.AddDate(0, 1, -1); end.Before(to) {
+		parts = append(parts, WindowPart{From: end.AddDate(0, 0, 1), To: to})
+	}
+	return parts
 }
 
 // rawWhere is the scope's predicate over a raw capture table (column

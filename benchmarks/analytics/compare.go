@@ -94,21 +94,13 @@ func (d dialect) perQueryFrom(table string, p int, windows ...window) string {
 	}
 	monthly := strings.TrimSuffix(table, "_daily") + "_monthly"
 	var arms []string
-	arm := func(t string, from, to time.Time) {
-		arms = append(arms, "SELECT * FROM "+t+" WHERE "+d.where(p, from, to))
-	}
 	for _, w := range windows {
-		first, last := olap.WholeMonths(w.from, w.to)
-		if first.After(last) {
-			arm(table, w.from, w.to)
-			continue
-		}
-		arm(monthly, first, last)
-		if w.from.Before(first) {
-			arm(table, w.from, first.AddDate(0, 0, -1))
-		}
-		if end := last.AddDate(0, 1, -1); end.Before(w.to) {
-			arm(table, end.AddDate(0, 0, 1), w.to)
+		for _, part := range olap.WindowParts(w.from, w.to) {
+			t := table
+			if part.Monthly {
+				t = monthly
+			}
+			arms = append(arms, "SELECT * FROM "+t+" WHERE "+d.where(p, part.From, part.To))
 		}
 	}
 	return "(" + strings.Join(arms, " UNION ALL ") + ")"
