@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/olap/olaptest"
 )
 
 // longWindowRollups reads, as text, what the rollups of migration 00006
@@ -85,7 +86,7 @@ func TestLongWindowRollupsFollowDeletes(t *testing.T) {
 	earlier.day = f.day.AddDate(0, -2, -3)
 	recent, old := f.dataset(), earlier.dataset()
 	passes := append(append([]olap.PassRows{}, recent.passes...), old.passes...)
-	if err := olap.InsertPasses(ctx, f.conn, passes); err != nil {
+	if err := olaptest.InsertPasses(ctx, f.conn, passes); err != nil {
 		t.Fatal(err)
 	}
 	before := readLongWindowRollups(t, f)
@@ -124,7 +125,7 @@ func TestLongWindowRollupsFollowDeletes(t *testing.T) {
 			stored = append(stored, p)
 		}
 	}
-	if err := olap.InsertPasses(ctx, f.conn, stored); err != nil {
+	if err := olaptest.InsertPasses(ctx, f.conn, stored); err != nil {
 		t.Fatal(err)
 	}
 	again := readLongWindowRollups(t, f)
