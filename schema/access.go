@@ -32,12 +32,13 @@ type AnalystTable struct {
 }
 
 // AnalystTables are the tables of the analysts' guide (docs/analysts.md):
-// the raw captures and the daily rollups. A table missing here is not
+// the raw captures and the daily and monthly rollups. A table missing here is not
 // granted, so a new table stays hidden until it is added.
 var AnalystTables = []AnalystTable{
 	{"check_results", true}, {"ai_answers", true}, {"mentions", true}, {"citations", true},
 	{"search_results", true}, {"shopping_offers", true}, {"rank_rows", true},
 	{"mentions_daily", false}, {"ranks_daily", false}, {"cooccurrence_daily", false}, {"cited_sources_daily", false},
+	{"ranks_monthly", false}, {"mentions_monthly", false},
 }
 
 // Access names whose rows an organization's analysts read, and where.
