@@ -25,6 +25,9 @@
 //	SIGHTLINE_ENGINES    simulator (default): every engine is answered by the
 //	                     deterministic simulator. live: the adapters below;
 //	                     every variable marked required must then be set.
+//	SIGHTLINE_SIMULATOR_LATENCY  simulator only: how long each answer takes,
+//	                     a duration (2s) or a uniform range (5s-30s), as a
+//	                     live engine would; default none.
 //	ENGINE_TIMEOUT       per-request timeout, a Go duration (45s, 2m) or whole
 //	                     seconds; default 60s.
 //	OPENAI_API_KEY       required (live): chatgpt.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -14,10 +15,28 @@ import (
 	"github.com/sightline/sightline/ingest"
 )
 
+// The providers an engine's passes go to, as Router.Provider names them:
+// the unit that per-provider limits count in.
+const (
+	ProviderSimulator  = "simulator"
+	ProviderOpenAI     = "openai"
+	ProviderPerplexity = "perplexity"
+	ProviderSerpAPI    = "serpapi"
+	ProviderDataForSEO = "dataforseo"
+)
+
+// Providers lists every provider name.
+var Providers = []string{ProviderOpenAI, ProviderPerplexity, ProviderSerpAPI, ProviderDataForSEO, ProviderSimulator}
+
 // Router sends every pass to the engine configured for its req.Engine.
 type Router struct {
-	routes map[sightline.Engine]ingest.Engine
+	routes    map[sightline.Engine]ingest.Engine
+	providers map[sightline.Engine]string
 }
+
+// Provider names the provider the passes of engine e go to; empty for an
+// engine with no route.
+func (r *Router) Provider(e sightline.Engine) string { return r.providers[e] }
 
 // Ask asks the engine routed for req.Engine; an engine with no route is
 // Rejected.
@@ -35,18 +54,26 @@ func (r *Router) Ask(ctx context.Context, req ingest.Request) (ingest.Capture, e
 // adapter, all sharing client (nil: a plain *http.Client); a missing
 // credential or an unreadable value is an error naming the variable, and
 // all such problems are reported together.
-func FromEnv(getenv func(string) string, fallback ingest.Engine, client *http.Client) (ingest.Engine, error) {
+func FromEnv(getenv func(string) string, fallback ingest.Engine, client *http.Client) (*Router, error) {
 	env := func(name string) string { return strings.TrimSpace(getenv(name)) }
 	routes := make(map[sightline.Engine]ingest.Engine, len(sightline.Engines))
+	providers := make(map[sightline.Engine]string, len(sightline.Engines))
 	switch mode := env("SIGHTLINE_ENGINES"); mode {
 	case "", "simulator":
 		if fallback == nil {
 			return nil, errors.New("SIGHTLINE_ENGINES=simulator: no simulator engine was given to route to")
 		}
-		for _, e := range sightline.Engines {
-			routes[e] = fallback
+		least, most, err := parseLatency(env("SIGHTLINE_SIMULATOR_LATENCY"))
+		if err != nil {
+			return nil, err
 		}
-		return &Router{routes: routes}, nil
+		if most > 0 {
+			fallback = &delayed{Engine: fallback, least: least, most: most}
+		}
+		for _, e := range sightline.Engines {
+			routes[e], providers[e] = fallback, ProviderSimulator
+		}
+		return &Router{routes: routes, providers: providers}, nil
 	case "live":
 	default:
 		return nil, fmt.Errorf("SIGHTLINE_ENGINES=%q: want simulator or live", mode)
@@ -82,11 +109,13 @@ func FromEnv(getenv func(string) string, fallback ingest.Engine, client *http.Cl
 		Model:   env("OPENAI_MODEL"),
 		BaseURL: base("OPENAI_BASE_URL"),
 	}, o)
+	providers[sightline.EngineChatGPT] = ProviderOpenAI
 	routes[sightline.EnginePerplexity] = NewPerplexity(PerplexityConfig{
 		APIKey:  need("PERPLEXITY_API_KEY", "perplexity"),
 		Model:   env("PERPLEXITY_MODEL"),
 		BaseURL: base("PERPLEXITY_BASE_URL"),
 	}, o)
+	providers[sightline.EnginePerplexity] = ProviderPerplexity
 
 	google := []sightline.Engine{sightline.EngineGoogleSERP, sightline.EngineGoogleAIOverview, sightline.EngineGoogleAIMode}
 	switch provider := env("SERP_PROVIDER"); provider {
@@ -96,9 +125,10 @@ func FromEnv(getenv func(string) string, fallback ingest.Engine, client *http.Cl
 			BaseURL: base("SERPAPI_BASE_URL"),
 		}, o)
 		for _, e := range google {
-			routes[e] = serp
+			routes[e], providers[e] = serp, ProviderSerpAPI
 		}
 		routes[sightline.EngineGoogleShopping] = serp
+		providers[sightline.EngineGoogleShopping] = ProviderSerpAPI
 	case "dataforseo":
 		dfs := NewDataForSEO(DataForSEOConfig{
 			Login:    need("DATAFORSEO_LOGIN", "google_serp, google_ai_overview and google_ai_mode"),
@@ -106,19 +136,60 @@ func FromEnv(getenv func(string) string, fallback ingest.Engine, client *http.Cl
 			BaseURL:  base("DATAFORSEO_BASE_URL"),
 		}, o)
 		for _, e := range google {
-			routes[e] = dfs
+			routes[e], providers[e] = dfs, ProviderDataForSEO
 		}
 		routes[sightline.EngineGoogleShopping] = NewSerpAPI(SerpAPIConfig{
 			APIKey:  need("SERPAPI_API_KEY", "google_shopping, which DataForSEO has no live endpoint for"),
 			BaseURL: base("SERPAPI_BASE_URL"),
 		}, o)
+		providers[sightline.EngineGoogleShopping] = ProviderSerpAPI
 	default:
 		errs = append(errs, fmt.Errorf("SERP_PROVIDER=%q: want serpapi or dataforseo", provider))
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	return &Router{routes: routes}, nil
+	return &Router{routes: routes, providers: providers}, nil
+}
+
+// parseLatency reads SIGHTLINE_SIMULATOR_LATENCY: empty, a duration, or
+// a range "least-most" of durations.
+func parseLatency(v string) (least, most time.Duration, err error) {
+	if v == "" {
+		return 0, 0, nil
+	}
+	lo, hi, isRange := strings.Cut(v, "-")
+	if !isRange {
+		hi = lo
+	}
+	least, err = time.ParseDuration(strings.TrimSpace(lo))
+	if err == nil {
+		most, err = time.ParseDuration(strings.TrimSpace(hi))
+	}
+	if err != nil || least < 0 || most < least {
+		return 0, 0, fmt.Errorf("SIGHTLINE_SIMULATOR_LATENCY=%q: want a duration (2s) or a range (5s-30s)", v)
+	}
+	return least, most, nil
+}
+
+// delayed answers after a pause drawn uniformly from [least, most], as a
+// live engine takes seconds to answer, so that load tests see realistic
+// concurrency.
+type delayed struct {
+	ingest.Engine
+	least, most time.Duration
+}
+
+func (d *delayed) Ask(ctx context.Context, req ingest.Request) (ingest.Capture, error) {
+	pause := d.least + rand.N(d.most-d.least+1)
+	timer := time.NewTimer(pause)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return d.Engine.Ask(ctx, req)
+	case <-ctx.Done():
+		return ingest.Capture{}, ctx.Err()
+	}
 }
 
 // parseTimeout reads ENGINE_TIMEOUT: a Go duration ("45s", "2m") or whole

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"sync"
@@ -46,6 +47,53 @@ func TestFromEnvSimulator(t *testing.T) {
 		if len(fake.asked) != len(sightline.Engines) {
 			t.Errorf("mode %q: simulator asked %v", mode, fake.asked)
 		}
+	}
+}
+
+func TestFromEnvSimulatorLatency(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		latency     string
+		least, most time.Duration
+		bad         bool
+	}{
+		{latency: "30ms", least: 30 * time.Millisecond, most: 30 * time.Millisecond},
+		{latency: "20ms-60ms", least: 20 * time.Millisecond, most: 60 * time.Millisecond},
+		{latency: "60ms-20ms", bad: true},
+		{latency: "fast", bad: true},
+		{latency: "-1s", bad: true},
+	}
+	for _, tc := range cases {
+		r, err := FromEnv(envOf(map[string]string{"SIGHTLINE_SIMULATOR_LATENCY": tc.latency}), &routerFake{}, nil)
+		if tc.bad {
+			if err == nil {
+				t.Errorf("%q accepted", tc.latency)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", tc.latency, err)
+		}
+		if p := r.Provider(sightline.EngineChatGPT); p != ProviderSimulator {
+			t.Errorf("%q: provider %q", tc.latency, p)
+		}
+		start := time.Now()
+		if _, err := r.Ask(t.Context(), ingest.Request{Engine: sightline.EngineChatGPT}); err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(start); took < tc.least || took > tc.most+time.Second {
+			t.Errorf("%q: answered in %s", tc.latency, took)
+		}
+	}
+	// A stopped check does not wait for the simulated latency.
+	r, err := FromEnv(envOf(map[string]string{"SIGHTLINE_SIMULATOR_LATENCY": "1h"}), &routerFake{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Millisecond)
+	defer cancel()
+	if _, err := r.Ask(ctx, ingest.Request{Engine: sightline.EngineChatGPT}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("cancelled ask returned %v", err)
 	}
 }
 
@@ -183,6 +231,11 @@ func TestFromEnvLive(t *testing.T) {
 			}
 			if (c.Answer != nil) != e.AI() || c.Engine != e {
 				t.Errorf("%s %s: capture %+v", tc.provider, e, c)
+			}
+			names := map[*provider]string{openai: ProviderOpenAI, perplexity: ProviderPerplexity, serp: ProviderSerpAPI,
+				dfs: ProviderDataForSEO}
+			if got := r.Provider(e); got != names[p] {
+				t.Errorf("%s %s: provider %q, want %q", tc.provider, e, got, names[p])
 			}
 			reqs := p.all()
 			if len(reqs) != before+1 {
