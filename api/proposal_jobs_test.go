@@ -60,7 +60,7 @@ func (f *proposalFixture) entitle(org uuid.UUID) {
 func (f *proposalFixture) startWorkers() {
 	f.t.Helper()
 	client, err := jobs.NewClient(f.pool, jobs.Config{Logger: slog.New(slog.DiscardHandler), Work: true,
-		MaxWorkers: 2, ProposalWorkers: 2, ClickHouse: f.server.analytics.Conn})
+		MaintenanceWorkers: 2, ProposalWorkers: 2, ClickHouse: f.server.analytics.Conn})
 	if err != nil {
 		f.t.Fatal(err)
 	}

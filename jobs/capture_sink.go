@@ -25,7 +25,7 @@ func (s AnalyticsSink) StorePass(ctx context.Context, p PassResult) error {
 		PassIndex: uint8(p.PassIndex), PassCount: uint8(p.PassCount), Engine: p.Engine, Country: p.Country,
 		Locale: p.Locale, QueryText: p.QueryText, CapturedAt: p.CapturedAt,
 	}, p.Capture, p.Brands)
-	rows.Fresh = p.FirstAttempt
+	rows.Fresh = p.Fresh
 	if err := s.Writer.Write(ctx, rows); err != nil {
 		if errors.Is(err, olap.ErrInvalidPass) {
 			return permanentError{fmt.Errorf("storing pass: %w", err)}

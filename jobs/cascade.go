@@ -6,6 +6,7 @@ import (
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
+	"github.com/riverqueue/river"
 
 	"github.com/sightline/sightline/olap"
 )
@@ -50,6 +51,11 @@ func (a *CompetitorCascadeArgs) UnmarshalJSON(b []byte) error {
 
 // Kind names the job on the queue.
 func (CompetitorCascadeArgs) Kind() string { return "competitor_cascade" }
+
+// InsertOpts puts the job on the maintenance queue.
+func (CompetitorCascadeArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: MaintenanceQueue}
+}
 
 // cascade names the project and the ledger entry of its cascade.
 func (a CompetitorCascadeArgs) cascade() (projectID, cascadeID uuid.UUID) {

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/ingest"
@@ -36,9 +38,9 @@ const CheckMaxAttempts = 5
 // that may each take a minute.
 const CheckTimeout = 15 * time.Minute
 
-// InsertOpts gives check jobs their attempts.
+// InsertOpts puts check jobs on their queue and gives them their attempts.
 func (CheckArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{MaxAttempts: CheckMaxAttempts}
+	return river.InsertOpts{Queue: CheckQueue, MaxAttempts: CheckMaxAttempts}
 }
 
 // CheckJob is the job of a run, for InsertManyTx and friends. Checks asked
@@ -49,11 +51,13 @@ func CheckJob(runID uuid.UUID, trigger string) river.InsertManyParams {
 		priority = 1
 	}
 	return river.InsertManyParams{Args: CheckArgs{RunID: runID},
-		InsertOpts: &river.InsertOpts{MaxAttempts: CheckMaxAttempts, Priority: priority}}
+		InsertOpts: &river.InsertOpts{Queue: CheckQueue, MaxAttempts: CheckMaxAttempts, Priority: priority}}
 }
 
-// PassResult is one stored pass of a check: what the engine returned, with
-// everything needed to store and analyse it.
+// PassResult is one answered pass of a check: what the engine returned,
+// with everything needed to store and analyse it. It is also the pass's
+// record in the check_answers outbox, as JSON: renaming a field breaks
+// answers already kept there.
 type PassResult struct {
 	RunID          uuid.UUID
 	TrackedQueryID uuid.UUID
@@ -68,17 +72,18 @@ type PassResult struct {
 	// CapturedAt is the run's capture time, shared by all its passes and
 	// retries (the run's first start).
 	CapturedAt time.Time
-	// FirstAttempt says no earlier attempt of the run can have stored this
-	// pass, so the sink need not look for it.
-	FirstAttempt bool
-	Capture      ingest.Capture
+	// Fresh says the pass has just been answered, so nothing can have
+	// stored it yet and the sink need not look for it; an answer taken
+	// back from the outbox is not fresh.
+	Fresh   bool `json:"-"`
+	Capture ingest.Capture
 	// Brands is the project's brand configuration when the pass ran.
 	Brands ingest.Brands
 }
 
 // CaptureSink stores a pass (extraction and the analytics store). It must
 // be idempotent per (RunID, PassIndex): a worker that dies between storing
-// a pass and recording it asks that pass again and stores it a second time.
+// a pass and forgetting its answer stores that answer a second time.
 // An error with Retryable() false fails the check at once; any other error
 // is retried.
 type CaptureSink interface {
@@ -96,47 +101,55 @@ const (
 	checkErrorInterrupted = "interrupted"
 )
 
-// CheckWorker works check runs. For each pass the run has not stored yet
-// it asks the engine, hands the capture to the sink and records the pass,
-// which charges its unit; a restarted run resumes at the next pass, so no
-// pass is stored or charged twice. The last pass completes the run, sets
-// the tracked query's lastCheckedAt and marks the search listing stale,
-// in one transaction with the listing's refresh job.
+// CheckWorker works check runs. It asks the engine the passes the run has
+// not answered, up to PassConcurrency at once, each within the limits of
+// its provider (Limits). An answer is kept in the check_answers outbox and
+// its unit charged in one statement before it goes to the sink, and
+// forgotten once the sink has stored it: a run stopped at any point
+// resumes with the passes it has not answered, and stores the answers it
+// kept without asking the engine again, so no pass is asked, stored or
+// charged twice. The run completes once every pass is answered and
+// stored: it sets the tracked query's lastCheckedAt and marks the search
+// listing stale, in one transaction with the listing's refresh job.
 //
-// A retryable failure (engine timeouts, rate limits, outages; storage
-// errors) leaves the run awaiting_retry and River retries with backoff
-// (NextRetry); a permanent one, or the last attempt's, fails the run,
-// giving back the units of the passes not run. A failure is recorded as
-// a failure on the run and never stored as a zero metric. A run that is no
-// longer in flight (cancelled, or deleted with its tracked query) stops
-// quietly.
+// A retryable engine failure (timeouts, outages) leaves the run
+// awaiting_retry and River retries with backoff (NextRetry); a provider
+// that asked to wait (429 or 503 with Retry-After, or a provider this
+// process is holding back for that reason) snoozes the job for that long
+// without spending an attempt, as does a storage failure once the answers
+// are kept: ClickHouse being down costs no attempt and no engine call. A
+// permanent failure, or the last attempt's, fails the run, giving back the
+// units of the passes not answered. A failure is recorded as a failure on
+// the run and never stored as a zero metric. A run that is no longer in
+// flight (cancelled, or deleted with its tracked query) stops quietly.
 type CheckWorker struct {
 	river.WorkerDefaults[CheckArgs]
 	Pool   *pgxpool.Pool
 	Engine ingest.Engine
 	Sink   CaptureSink
 	Logger *slog.Logger
-	// Metrics, when set, counts passes and runs and times the engines.
+	// PassConcurrency bounds the passes of one run asked at once; 0 asks
+	// them one after the other.
+	PassConcurrency int
+	// Limits, when set, bounds every provider's concurrency and rate.
+	Limits *ProviderLimits
+	// Metrics, when set, counts checks and passes by engine and outcome and
+	// times the engines.
 	Metrics *CheckMetrics
-
-	// retryDelays holds, per job id, the wait an engine asked for on the
-	// attempt that just failed, from failed until NextRetry reads it; River
-	// calls both in the process that ran the attempt.
-	retryDelays sync.Map
 }
+
+// StorageSnooze is how long a run whose answers are kept waits before it
+// tries ClickHouse again.
+const StorageSnooze = 30 * time.Second
 
 // Timeout bounds one attempt.
 func (w *CheckWorker) Timeout(*river.Job[CheckArgs]) time.Duration { return CheckTimeout }
 
 // NextRetry backs off 1, 5, 25 minutes then 2 hours after the attempts
 // that failed, with up to 10% jitter so that a burst of failures does not
-// come back at once, and never sooner than the engine's Retry-After.
+// come back at once.
 func (w *CheckWorker) NextRetry(job *river.Job[CheckArgs]) time.Time {
-	delay := checkBackoff(job.Attempt)
-	if asked, ok := w.retryDelays.LoadAndDelete(job.ID); ok {
-		delay = max(delay, asked.(time.Duration))
-	}
-	return time.Now().Add(delay)
+	return time.Now().Add(checkBackoff(job.Attempt))
 }
 
 func checkBackoff(attempt int) time.Duration {
@@ -148,7 +161,39 @@ func checkBackoff(attempt int) time.Duration {
 	return delay + rand.N(delay/10+1)
 }
 
-// Work runs the run's remaining passes.
+// checkAttempt gathers what the passes of one attempt ran into.
+type checkAttempt struct {
+	mu         sync.Mutex
+	engineErr  error // the first engine failure
+	storageErr error // the first storage failure
+	leftFlight bool
+}
+
+func (a *checkAttempt) fail(engine bool, err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if engine && a.engineErr == nil {
+		a.engineErr = err
+	} else if !engine && a.storageErr == nil {
+		a.storageErr = err
+	}
+}
+
+func (a *checkAttempt) left() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.leftFlight = true
+}
+
+// stopped says no further pass should be asked: the engine failed or the
+// run left flight.
+func (a *checkAttempt) stopped() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.engineErr != nil || a.leftFlight
+}
+
+// Work stores the run's kept answers and asks its remaining passes.
 func (w *CheckWorker) Work(ctx context.Context, job *river.Job[CheckArgs]) error {
 	if w.Engine == nil || w.Sink == nil {
 		return errors.New("check worker has no engine or capture sink configured")
@@ -173,49 +218,136 @@ func (w *CheckWorker) Work(ctx context.Context, job *river.Job[CheckArgs]) error
 		w.Logger.InfoContext(ctx, "check run no longer in flight; nothing to do", "runId", job.Args.RunID)
 		return nil
 	}
+	w.Metrics.started(run.Engine)
+	kept, err := oltp.CheckAnswersOfRun(ctx, w.Pool, run)
+	if err != nil {
+		return w.failed(ctx, job, run, checkErrorStorage, err)
+	}
 	brands, err := w.brands(ctx, run.ProjectID)
 	if err != nil {
 		return w.failed(ctx, job, run, checkErrorStorage, err)
 	}
+
+	attempt := &checkAttempt{}
+	var group errgroup.Group
+	group.SetLimit(max(1, w.PassConcurrency))
+	for _, answer := range kept {
+		group.Go(func() error {
+			if err := storeKept(ctx, w.Pool, w.Sink, answer); err != nil {
+				attempt.fail(false, err)
+			}
+			return nil
+		})
+	}
+	for pass := range run.NPasses {
+		if run.AnsweredPasses&(1<<pass) != 0 {
+			continue
+		}
+		group.Go(func() error {
+			// Checked once the pass has its turn: a pass that failed
+			// meanwhile, or a stopping worker, ends the asking.
+			if ctx.Err() == nil && !attempt.stopped() {
+				w.ask(ctx, run, pass, brands, attempt)
+			}
+			return nil
+		})
+	}
+	_ = group.Wait() // the passes report through attempt
+	switch {
+	case attempt.leftFlight:
+		w.Logger.InfoContext(ctx, "check run left flight mid-run; stopping", "runId", run.ID)
+		return nil
+	case attempt.engineErr != nil:
+		return w.failed(ctx, job, run, checkErrorEngine, attempt.engineErr)
+	case attempt.storageErr != nil:
+		return w.failed(ctx, job, run, checkErrorStorage, attempt.storageErr)
+	}
+	return w.complete(ctx, client, run)
+}
+
+// ask asks the engine one pass, keeps and charges its answer, then stores
+// it.
+func (w *CheckWorker) ask(ctx context.Context, run *oltp.CheckRun, pass int, brands ingest.Brands, attempt *checkAttempt) {
 	engine := sightline.Engine(run.Engine)
 	var locale string
 	if run.Locale != nil {
 		locale = *run.Locale
 	}
-	for pass := run.PassesDone; pass < run.NPasses; pass++ {
-		asked := time.Now()
-		capture, err := w.Engine.Ask(ctx, ingest.Request{
-			TrackedQueryID: run.TrackedQueryID, QueryText: run.QueryText, Engine: engine,
-			Country: run.Country, Locale: locale, PassIndex: pass, PassCount: run.NPasses,
-			Day: run.StartedAt.UTC().Truncate(24 * time.Hour), Brands: brands,
-		})
-		w.Metrics.asked(run.Engine, time.Since(asked))
-		if err != nil {
-			w.Metrics.pass(run.Engine, checkErrorEngine)
-			return w.failed(ctx, job, run, checkErrorEngine, err)
-		}
-		err = w.Sink.StorePass(ctx, PassResult{
-			RunID: run.ID, TrackedQueryID: run.TrackedQueryID, ProjectID: run.ProjectID,
-			OrganizationID: run.OrganizationID, Engine: engine, Country: run.Country, Locale: locale,
-			QueryText: run.QueryText, PassIndex: pass, PassCount: run.NPasses, CapturedAt: run.StartedAt,
-			FirstAttempt: job.Attempt == 1,
-			Capture:      capture, Brands: brands,
-		})
-		if err != nil {
-			w.Metrics.pass(run.Engine, checkErrorStorage)
-			return w.failed(ctx, job, run, checkErrorStorage, err)
-		}
-		w.Metrics.pass(run.Engine, "stored")
-		recorded, err := oltp.RecordCheckPass(ctx, w.Pool, run, pass)
-		if err != nil {
-			return w.failed(ctx, job, run, checkErrorStorage, err)
-		}
-		if !recorded {
-			w.Logger.InfoContext(ctx, "check run left flight mid-run; stopping", "runId", run.ID, "pass", pass)
-			return nil
-		}
+	asked := time.Now()
+	capture, err := w.Limits.Ask(ctx, w.Engine, ingest.Request{
+		TrackedQueryID: run.TrackedQueryID, QueryText: run.QueryText, Engine: engine,
+		Country: run.Country, Locale: locale, PassIndex: pass, PassCount: run.NPasses,
+		Day: run.StartedAt.UTC().Truncate(24 * time.Hour), Brands: brands,
+	})
+	w.Metrics.asked(run.Engine, time.Since(asked))
+	if err != nil {
+		w.Metrics.pass(run.Engine, checkErrorEngine)
+		attempt.fail(true, err)
+		return
 	}
-	return w.complete(ctx, client, run)
+	result := PassResult{
+		RunID: run.ID, TrackedQueryID: run.TrackedQueryID, ProjectID: run.ProjectID,
+		OrganizationID: run.OrganizationID, Engine: engine, Country: run.Country, Locale: locale,
+		QueryText: run.QueryText, PassIndex: pass, PassCount: run.NPasses, CapturedAt: run.StartedAt,
+		Fresh: true, Capture: capture, Brands: brands,
+	}
+	encoded, err := json.Marshal(result)
+	if err != nil {
+		attempt.fail(false, permanentError{fmt.Errorf("encoding the answer of pass %d: %w", pass, err)})
+		return
+	}
+	// Kept even if the attempt is being stopped: the answer is paid for.
+	keep, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	recorded, err := oltp.RecordCheckAnswer(keep, w.Pool, run, pass, encoded)
+	if err != nil {
+		attempt.fail(false, err)
+		return
+	}
+	if !recorded {
+		attempt.left()
+		return
+	}
+	answer := oltp.CheckAnswer{RunID: run.ID, ProjectID: run.ProjectID, PassIndex: pass, Pass: encoded}
+	if err := store(ctx, w.Pool, w.Sink, answer, result); err != nil {
+		w.Metrics.pass(run.Engine, checkErrorStorage)
+		attempt.fail(false, err)
+		return
+	}
+	w.Metrics.pass(run.Engine, "stored")
+}
+
+// storeKept stores an answer kept in the outbox and not stored yet.
+func storeKept(ctx context.Context, pool *pgxpool.Pool, sink CaptureSink, answer oltp.CheckAnswer) error {
+	result, err := decodeAnswer(answer)
+	if err != nil {
+		return err
+	}
+	return store(ctx, pool, sink, answer, result)
+}
+
+// store hands a kept answer to the sink and forgets it once stored.
+func store(ctx context.Context, pool *pgxpool.Pool, sink CaptureSink, answer oltp.CheckAnswer, result PassResult) error {
+	if err := sink.StorePass(ctx, result); err != nil {
+		return sinkError{err}
+	}
+	return oltp.DeleteCheckAnswer(ctx, pool, answer)
+}
+
+// sinkError is a failure of the sink to store an answer that is kept, so
+// trying later costs nothing but the wait.
+type sinkError struct{ err error }
+
+func (e sinkError) Error() string { return e.err.Error() }
+func (e sinkError) Unwrap() error { return e.err }
+
+func decodeAnswer(answer oltp.CheckAnswer) (PassResult, error) {
+	var result PassResult
+	if err := json.Unmarshal(answer.Pass, &result); err != nil {
+		return result, permanentError{fmt.Errorf("decoding the kept answer of run %s pass %d: %w",
+			answer.RunID, answer.PassIndex, err)}
+	}
+	return result, nil
 }
 
 // complete closes the run and refreshes what its check changed.
@@ -242,7 +374,7 @@ func (w *CheckWorker) complete(ctx context.Context, client *river.Client[pgx.Tx]
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("committing check completion: %w", err)
 	}
-	w.Metrics.run(run.Engine, "completed")
+	w.Metrics.finished(run.Engine, checkCompleted)
 	return nil
 }
 
@@ -252,17 +384,22 @@ func (w *CheckWorker) complete(ctx context.Context, client *river.Client[pgx.Tx]
 func (w *CheckWorker) failed(ctx context.Context, job *river.Job[CheckArgs], run *oltp.CheckRun, code string, cause error) error {
 	if ctx.Err() != nil {
 		code = checkErrorInterrupted
+		// With its cause, so that River tells a stopping client's
+		// cancellation (the job is worked again at once, attempt given
+		// back) from a timeout.
+		cause = fmt.Errorf("%w (%w)", cause, context.Cause(ctx))
 	}
 	record, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	var r retryable
 	permanent := errors.As(cause, &r) && !r.Retryable()
-	if permanent || job.Attempt >= job.MaxAttempts {
+	snooze := snoozeFor(code, cause)
+	if permanent || (snooze == 0 && job.Attempt >= job.MaxAttempts) {
 		if err := oltp.FailCheckRun(record, w.Pool, run, code, cause.Error()); err != nil {
 			return errors.Join(cause, err)
 		}
-		w.Metrics.run(run.Engine, "failed")
 		w.Logger.WarnContext(ctx, "check run failed", "runId", run.ID, "attempt", job.Attempt, "error", cause.Error())
+		w.Metrics.finished(run.Engine, checkFailed)
 		if permanent {
 			return river.JobCancel(cause)
 		}
@@ -271,11 +408,28 @@ func (w *CheckWorker) failed(ctx context.Context, job *river.Job[CheckArgs], run
 	if err := oltp.DelayCheckRun(record, w.Pool, run, code, cause.Error()); err != nil {
 		return errors.Join(cause, err)
 	}
-	var asked interface{ RetryDelay() time.Duration }
-	if errors.As(cause, &asked) && asked.RetryDelay() > 0 {
-		w.retryDelays.Store(job.ID, asked.RetryDelay())
+	if snooze > 0 {
+		w.Logger.InfoContext(ctx, "check run snoozed", "runId", run.ID, "for", snooze, "error", cause.Error())
+		w.Metrics.finished(run.Engine, checkSnoozed)
+		return river.JobSnooze(snooze)
 	}
+	w.Metrics.finished(run.Engine, checkRetried)
 	return cause
+}
+
+// snoozeFor is how long to snooze a job instead of spending an attempt,
+// zero to spend one: a provider's requested wait, or StorageSnooze when
+// storage failed with every answer kept (ClickHouse unreachable).
+func snoozeFor(code string, cause error) time.Duration {
+	var asked interface{ RetryDelay() time.Duration }
+	var sink sinkError
+	switch {
+	case code == checkErrorEngine && errors.As(cause, &asked) && asked.RetryDelay() > 0:
+		return asked.RetryDelay()
+	case code == checkErrorStorage && errors.As(cause, &sink):
+		return StorageSnooze
+	}
+	return 0
 }
 
 // brands loads the project's brand configuration for the engines and the

@@ -35,6 +35,7 @@ const checkMetricsDelay = 5 * time.Second
 // have read ClickHouse before the check's rows.
 func (RefreshCheckMetricsArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{
+		Queue:       MaintenanceQueue,
 		ScheduledAt: time.Now().Add(checkMetricsDelay),
 		UniqueOpts:  river.UniqueOpts{ByArgs: true, ByPeriod: checkMetricsDelay},
 	}

@@ -6,17 +6,31 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// CheckMetrics are the check worker's Prometheus metrics: passes by engine
-// and outcome, the engines' answer times and finished runs.
+// CheckMetrics are the check worker's Prometheus metrics: check attempts
+// and passes by engine and outcome, and the engines' answer times.
 type CheckMetrics struct {
+	checks *prometheus.CounterVec
 	passes *prometheus.CounterVec
 	engine *prometheus.HistogramVec
-	runs   *prometheus.CounterVec
 }
+
+// The outcomes of a check attempt.
+const (
+	checkStarted   = "started"
+	checkCompleted = "completed"
+	checkFailed    = "failed"
+	checkRetried   = "retried"
+	checkSnoozed   = "snoozed"
+)
 
 // NewCheckMetrics registers the check worker's metrics with reg.
 func NewCheckMetrics(reg prometheus.Registerer) (*CheckMetrics, error) {
 	m := &CheckMetrics{
+		checks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sightline_checks_total",
+			Help: "Check run attempts by engine and outcome: started, then completed, failed (for good), retried " +
+				"(an attempt spent) or snoozed (waiting on a provider's Retry-After or on ClickHouse, no attempt spent).",
+		}, []string{"engine", "outcome"}),
 		passes: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sightline_check_passes_total",
 			Help: "Check passes worked, by engine and outcome (stored, engine_error, storage_error).",
@@ -26,12 +40,8 @@ func NewCheckMetrics(reg prometheus.Registerer) (*CheckMetrics, error) {
 			Help:    "Time an engine took to answer one pass, failures included, by engine.",
 			Buckets: prometheus.ExponentialBuckets(0.05, 2, 12),
 		}, []string{"engine"}),
-		runs: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "sightline_check_runs_total",
-			Help: "Check runs finished, by engine and outcome (completed, failed).",
-		}, []string{"engine", "outcome"}),
 	}
-	for _, c := range []prometheus.Collector{m.passes, m.engine, m.runs} {
+	for _, c := range []prometheus.Collector{m.checks, m.passes, m.engine} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}
@@ -52,8 +62,10 @@ func (m *CheckMetrics) pass(engine, outcome string) {
 	}
 }
 
-func (m *CheckMetrics) run(engine, outcome string) {
+func (m *CheckMetrics) started(engine string) { m.finished(engine, checkStarted) }
+
+func (m *CheckMetrics) finished(engine, outcome string) {
 	if m != nil {
-		m.runs.WithLabelValues(engine, outcome).Inc()
+		m.checks.WithLabelValues(engine, outcome).Inc()
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/sightline/sightline/jobs"
 )
 
-func TestCheckMetricsCountPassesRunsAndEngineTimes(t *testing.T) {
+func TestCheckMetricsCountChecksPassesAndEngineTimes(t *testing.T) {
 	t.Parallel()
 	w := checksWorkerSetup(t)
 	reg := prometheus.NewRegistry()
@@ -41,11 +41,13 @@ func TestCheckMetricsCountPassesRunsAndEngineTimes(t *testing.T) {
 # TYPE sightline_check_passes_total counter
 sightline_check_passes_total{engine="chatgpt",outcome="engine_error"} 1
 sightline_check_passes_total{engine="chatgpt",outcome="stored"} 3
-# HELP sightline_check_runs_total Check runs finished, by engine and outcome (completed, failed).
-# TYPE sightline_check_runs_total counter
-sightline_check_runs_total{engine="chatgpt",outcome="completed"} 1
+# HELP sightline_checks_total Check run attempts by engine and outcome: started, then completed, failed (for good), retried (an attempt spent) or snoozed (waiting on a provider's Retry-After or on ClickHouse, no attempt spent).
+# TYPE sightline_checks_total counter
+sightline_checks_total{engine="chatgpt",outcome="completed"} 1
+sightline_checks_total{engine="chatgpt",outcome="retried"} 1
+sightline_checks_total{engine="chatgpt",outcome="started"} 2
 `
-	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "sightline_check_passes_total", "sightline_check_runs_total"); err != nil {
+	if err := testutil.GatherAndCompare(reg, strings.NewReader(want), "sightline_check_passes_total", "sightline_checks_total"); err != nil {
 		t.Error(err)
 	}
 	if n := testutil.CollectAndCount(reg, "sightline_engine_request_duration_seconds"); n != 1 {

@@ -358,21 +358,33 @@ func (e checksRateLimited) Error() string             { return "rate limited" }
 func (e checksRateLimited) Retryable() bool           { return true }
 func (e checksRateLimited) RetryDelay() time.Duration { return e.wait }
 
-func TestChecksWorkerWaitsAtLeastTheEnginesRetryAfter(t *testing.T) {
+func TestChecksWorkerSnoozesForTheEnginesRetryAfter(t *testing.T) {
 	t.Parallel()
 	w := checksWorkerSetup(t)
-	w.engine.failAt = func(context.Context, ingest.Request) error { return checksRateLimited{3 * time.Hour} }
-	if err := w.work(w.ctx, 1); err == nil {
-		t.Fatal("a rate-limited attempt reported success")
+	w.engine.failAt = func(_ context.Context, req ingest.Request) error {
+		if req.PassIndex == 1 {
+			return checksRateLimited{3 * time.Hour}
+		}
+		return nil
 	}
-	job := &river.Job[jobs.CheckArgs]{JobRow: &rivertype.JobRow{ID: 1, Attempt: 1}}
-	if delay := time.Until(w.worker.NextRetry(job)); delay < 3*time.Hour-time.Minute {
-		t.Fatalf("next attempt in %s, want at least the engine's 3h", delay)
+	// Even the last attempt snoozes: a provider's wait spends no attempt.
+	err := w.work(w.ctx, jobs.CheckMaxAttempts)
+	var snooze *river.JobSnoozeError
+	if !errors.As(err, &snooze) || snooze.Duration != 3*time.Hour {
+		t.Fatalf("rate-limited attempt returned %v, want a 3h snooze", err)
 	}
-	// Asked once: the next failure without a Retry-After backs off as usual.
-	if delay := time.Until(w.worker.NextRetry(job)); delay > 2*time.Minute {
-		t.Fatalf("a later retry still waits %s", delay)
+	if got := w.state(); got != "awaiting_retry done=1 charged=1 reserved=2 error=engine_error" {
+		t.Fatalf("run %s", got)
 	}
+	w.engine.failAt = nil
+	w.engine.asked = nil
+	if err := w.work(w.ctx, jobs.CheckMaxAttempts); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(w.engine.passes(), []int{1, 2}) {
+		t.Fatalf("after the snooze the run asked %v, want [1 2]", w.engine.passes())
+	}
+	w.wantUnits(3, 0)
 }
 
 func TestChecksReaperFailsRunsWhoseJobWasDiscarded(t *testing.T) {

@@ -28,6 +28,11 @@ type DescribeBrandArgs struct {
 // Kind names the job on the queue.
 func (DescribeBrandArgs) Kind() string { return "brand_description" }
 
+// InsertOpts puts the job on the maintenance queue.
+func (DescribeBrandArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: MaintenanceQueue}
+}
+
 // maxDescriptionRunes bounds a stored description.
 const maxDescriptionRunes = 1000
 

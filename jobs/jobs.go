@@ -5,6 +5,7 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -22,17 +23,40 @@ import (
 	"github.com/sightline/sightline/oltp"
 )
 
+// The queues, one per kind of work, so that no kind can starve another:
+// a burst of checks does not hold up deletions and listing refreshes.
+const (
+	// CheckQueue holds the check runs: many at once, since a check mostly
+	// waits on an engine.
+	CheckQueue = "checks"
+	// MaintenanceQueue holds cascades, projections, search listing
+	// refreshes, brand descriptions and the periodic jobs.
+	MaintenanceQueue = "maintenance"
+)
+
 // Config tunes the River client.
 type Config struct {
 	Logger *slog.Logger
 	// Work says whether this process works jobs (worker, run) or only
 	// inserts them (serve).
 	Work bool
-	// MaxWorkers bounds concurrent jobs of the default queue.
-	MaxWorkers int
+	// CheckWorkers bounds concurrent jobs of CheckQueue; 0 means
+	// DefaultCheckWorkers.
+	CheckWorkers int
+	// PassConcurrency bounds the passes of one run asked at once; 0 means
+	// one at a time.
+	PassConcurrency int
+	// MaintenanceWorkers bounds concurrent jobs of MaintenanceQueue, and
+	// of River's default queue, where earlier versions put every job: the
+	// jobs they left there still run. 0 means DefaultMaintenanceWorkers.
+	MaintenanceWorkers int
 	// ProposalWorkers bounds concurrent jobs of the proposals queue
 	// (ProposalQueue); 0 means 2.
 	ProposalWorkers int
+	// Limits, when set, holds the check passes to per-provider limits.
+	Limits *ProviderLimits
+	// Registerer, when set, receives the checks' metrics.
+	Registerer prometheus.Registerer
 	// Refiner, when set, lets a language model improve proposals.
 	Refiner ProposalRefiner
 	// Engine and Sink serve the check worker (CheckWorker); processes that
@@ -42,9 +66,13 @@ type Config struct {
 	// ClickHouse is where the cascades delete and the listing projections
 	// read check metrics from.
 	ClickHouse driver.Conn
-	// Registerer, when set, receives the check worker's metrics.
-	Registerer prometheus.Registerer
 }
+
+// The queues' default sizes.
+const (
+	DefaultCheckWorkers       = 500
+	DefaultMaintenanceWorkers = 20
+)
 
 // NewClient builds the River client with every worker and periodic job.
 func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
@@ -63,7 +91,9 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 			return nil, err
 		}
 	}
-	river.AddWorker(workers, &CheckWorker{Pool: pool, Engine: cfg.Engine, Sink: cfg.Sink, Logger: cfg.Logger, Metrics: checkMetrics})
+	river.AddWorker(workers, &CheckWorker{Pool: pool, Engine: cfg.Engine, Sink: cfg.Sink, Logger: cfg.Logger,
+		PassConcurrency: cfg.PassConcurrency, Limits: cfg.Limits, Metrics: checkMetrics})
+	river.AddWorker(workers, &RelayCheckAnswersWorker{Pool: pool, Sink: cfg.Sink, Logger: cfg.Logger})
 	river.AddWorker(workers, &ScheduleChecksWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &RefreshCheckMetricsWorker{Pool: pool, ClickHouse: cfg.ClickHouse})
 	river.AddWorker(workers, &DescribeBrandWorker{Pool: pool, Engine: cfg.Engine})
@@ -78,14 +108,15 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 		Workers: workers,
 	}
 	if cfg.Work {
-		if cfg.MaxWorkers == 0 {
-			cfg.MaxWorkers = 20
+		cfg.CheckWorkers = cmp.Or(cfg.CheckWorkers, DefaultCheckWorkers)
+		cfg.MaintenanceWorkers = cmp.Or(cfg.MaintenanceWorkers, DefaultMaintenanceWorkers)
+		cfg.ProposalWorkers = cmp.Or(cfg.ProposalWorkers, 2)
+		riverCfg.Queues = map[string]river.QueueConfig{
+			CheckQueue:         {MaxWorkers: cfg.CheckWorkers},
+			MaintenanceQueue:   {MaxWorkers: cfg.MaintenanceWorkers},
+			river.QueueDefault: {MaxWorkers: cfg.MaintenanceWorkers},
+			ProposalQueue:      {MaxWorkers: cfg.ProposalWorkers},
 		}
-		if cfg.ProposalWorkers == 0 {
-			cfg.ProposalWorkers = 2
-		}
-		riverCfg.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: cfg.MaxWorkers},
-			ProposalQueue: {MaxWorkers: cfg.ProposalWorkers}}
 		riverCfg.PeriodicJobs = []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(15*time.Minute),
 				func() (river.JobArgs, *river.InsertOpts) { return PruneArgs{}, nil },
@@ -105,6 +136,9 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 			river.NewPeriodicJob(river.PeriodicInterval(ReapCheckRunsInterval),
 				func() (river.JobArgs, *river.InsertOpts) { return ReapCheckRunsArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true, ID: "check_run_reap"}),
+			river.NewPeriodicJob(river.PeriodicInterval(RelayCheckAnswersInterval),
+				func() (river.JobArgs, *river.InsertOpts) { return RelayCheckAnswersArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true, ID: "check_answer_relay"}),
 			river.NewPeriodicJob(river.PeriodicInterval(ProposalMaintenanceInterval),
 				func() (river.JobArgs, *river.InsertOpts) { return ProposalMaintenanceArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true, ID: "proposal_maintenance"}),
@@ -126,7 +160,7 @@ func (PruneArgs) Kind() string { return "prune" }
 
 // InsertOpts makes concurrent prunes collapse into one.
 func (PruneArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: 15 * time.Minute}}
+	return river.InsertOpts{Queue: MaintenanceQueue, UniqueOpts: river.UniqueOpts{ByPeriod: 15 * time.Minute}}
 }
 
 func (PruneArgs) run(ctx context.Context, pool *pgxpool.Pool, logger *slog.Logger) error {

@@ -63,7 +63,7 @@ func (RefreshTrackedQuerySearchArgs) Kind() string { return "tracked_query_searc
 // Completed jobs are left out of the uniqueness: a write after a refresh
 // finished must get a new one.
 func (RefreshTrackedQuerySearchArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{UniqueOpts: river.UniqueOpts{
+	return river.InsertOpts{Queue: MaintenanceQueue, UniqueOpts: river.UniqueOpts{
 		ByArgs: true,
 		ByState: []rivertype.JobState{rivertype.JobStateAvailable, rivertype.JobStatePending,
 			rivertype.JobStateRunning, rivertype.JobStateScheduled},
@@ -103,7 +103,7 @@ const SweepTrackedQuerySearchInterval = time.Minute
 
 // InsertOpts makes concurrent sweeps collapse into one.
 func (SweepTrackedQuerySearchArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: SweepTrackedQuerySearchInterval}}
+	return river.InsertOpts{Queue: MaintenanceQueue, UniqueOpts: river.UniqueOpts{ByPeriod: SweepTrackedQuerySearchInterval}}
 }
 
 // sweepBatch bounds the projects one sweep refreshes; the next sweep takes

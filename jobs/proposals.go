@@ -492,6 +492,11 @@ type ProposalMaintenanceArgs struct{}
 // Kind names the job on the queue.
 func (ProposalMaintenanceArgs) Kind() string { return "proposal_maintenance" }
 
+// InsertOpts puts the job on the maintenance queue.
+func (ProposalMaintenanceArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: MaintenanceQueue}
+}
+
 // ProposalMaintenanceInterval is how often proposal jobs are looked after.
 const ProposalMaintenanceInterval = 5 * time.Minute
 

@@ -27,7 +27,7 @@ const ScheduleChecksInterval = time.Minute
 
 // InsertOpts makes concurrent schedules collapse into one.
 func (ScheduleChecksArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: ScheduleChecksInterval}}
+	return river.InsertOpts{Queue: MaintenanceQueue, UniqueOpts: river.UniqueOpts{ByPeriod: ScheduleChecksInterval}}
 }
 
 // scheduleBatch is how many active queries one statement of the

@@ -52,7 +52,7 @@ type statsRefresh struct{}
 
 // InsertOpts makes concurrent refreshes collapse into one.
 func (statsRefresh) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{UniqueOpts: river.UniqueOpts{ByPeriod: StatsInterval}}
+	return river.InsertOpts{Queue: MaintenanceQueue, UniqueOpts: river.UniqueOpts{ByPeriod: StatsInterval}}
 }
 
 // refreshStats runs refresh over every organization and logs done.

@@ -26,6 +26,11 @@ type TrackedQueryCascadeArgs struct {
 // Kind names the job on the queue.
 func (TrackedQueryCascadeArgs) Kind() string { return "tracked_query_cascade" }
 
+// InsertOpts puts the job on the maintenance queue.
+func (TrackedQueryCascadeArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: MaintenanceQueue}
+}
+
 // cascade names the project and the ledger entry of its cascade.
 func (a TrackedQueryCascadeArgs) cascade() (projectID, cascadeID uuid.UUID) {
 	return a.ProjectID, a.CascadeID

@@ -497,11 +497,13 @@ type CheckRun struct {
 	Engine         string    `db:"engine"`
 	NPasses        int       `db:"n_passes"`
 	PassesDone     int       `db:"passes_done"`
-	Attempt        int       `db:"attempt"`
-	Trigger        string    `db:"trigger"`
-	QueryText      string    `db:"query_text"`
-	Country        string    `db:"country"`
-	Locale         *string   `db:"locale"`
+	// AnsweredPasses has bit i set when pass i is answered and charged.
+	AnsweredPasses int     `db:"answered_passes"`
+	Attempt        int     `db:"attempt"`
+	Trigger        string  `db:"trigger"`
+	QueryText      string  `db:"query_text"`
+	Country        string  `db:"country"`
+	Locale         *string `db:"locale"`
 	// StartedAt is when the run first started; every pass of the run and
 	// every retry of it is captured at this time (spec 2.9: passes of one
 	// run share capturedAt).
@@ -520,7 +522,7 @@ func StartCheckRun(ctx context.Context, db DBTX, runID uuid.UUID, attempt int) (
 			RETURNING r.*
 		)
 		SELECT r.id, r.organization_id, r.project_id, r.tracked_query_id, r.engine, r.n_passes, r.passes_done,
-		       r.attempt, r.trigger, q.query_text, q.country, q.locale, r.started_at
+		       r.answered_passes, r.attempt, r.trigger, q.query_text, q.country, q.locale, r.started_at
 		FROM r JOIN tracked_queries q ON q.project_id = r.project_id AND q.id = r.tracked_query_id`,
 		runID, attempt)
 	if err != nil {
@@ -536,28 +538,12 @@ func StartCheckRun(ctx context.Context, db DBTX, runID uuid.UUID, attempt int) (
 	return &run, nil
 }
 
-// RecordCheckPass records that pass (0-based) of the running run is
-// stored, and charges its unit: one reserved unit becomes a used one. It
-// reports false, changing nothing, when the run is no longer running with
-// exactly pass passes done (cancelled, deleted, or already recorded), so a
-// pass is never charged twice.
-func RecordCheckPass(ctx context.Context, db DBTX, run *CheckRun, pass int) (bool, error) {
-	tag, err := db.Exec(ctx, `
-		UPDATE check_runs SET passes_done = passes_done + 1, charged_units = charged_units + 1,
-		       reserved_units = reserved_units - 1, updated_at = now()
-		WHERE id = $1 AND project_id = $2 AND status = 'running' AND passes_done = $3`,
-		run.ID, run.ProjectID, pass)
-	if err != nil {
-		return false, fmt.Errorf("recording check pass: %w", err)
-	}
-	return tag.RowsAffected() == 1, nil
-}
-
-// CompleteCheckRun completes a run whose passes are all recorded and sets
-// its tracked query's lastCheckedAt, in tx; the caller records the tracked
-// queries' change in the same transaction (jobs.TrackedQueriesChanged). It
-// reports false, changing nothing, when the run or its query is gone or the
-// run is no longer running.
+// CompleteCheckRun completes a run whose passes are all answered and
+// stored (none left in check_answers) and sets its tracked query's
+// lastCheckedAt, in tx; the caller records the tracked queries' change in
+// the same transaction (jobs.TrackedQueriesChanged). It reports false,
+// changing nothing, when the run or its query is gone, the run is no
+// longer running or an answer of it still awaits storing.
 func CompleteCheckRun(ctx context.Context, tx pgx.Tx, run *CheckRun) (bool, error) {
 	var found bool
 	err := tx.QueryRow(ctx, `
@@ -572,7 +558,8 @@ func CompleteCheckRun(ctx context.Context, tx pgx.Tx, run *CheckRun) (bool, erro
 	tag, err := tx.Exec(ctx, `
 		UPDATE check_runs SET status = 'completed', finished_at = now(), updated_at = now(),
 		       error_code = NULL, error_message = NULL
-		WHERE id = $1 AND project_id = $2 AND status = 'running' AND passes_done = n_passes`,
+		WHERE id = $1 AND project_id = $2 AND status = 'running' AND passes_done = n_passes
+		  AND NOT EXISTS (SELECT 1 FROM check_answers a WHERE a.run_id = check_runs.id)`,
 		run.ID, run.ProjectID)
 	if err != nil {
 		return false, fmt.Errorf("completing check run: %w", err)

@@ -19,6 +19,7 @@ import (
 	"github.com/sightline/sightline/olap"
 	"github.com/sightline/sightline/olap/olaptest"
 	"github.com/sightline/sightline/oltp"
+	"github.com/sightline/sightline/oltp/oltptest"
 )
 
 // service is a `sightline run` started on a test's own databases.
@@ -37,10 +38,26 @@ type service struct {
 // waits until it is ready.
 func startService(t *testing.T) *service {
 	t.Helper()
+	vars := map[string]string{"DATABASE_URL": oltptest.NewDatabase(t), "CLICKHOUSE_URL": olaptest.NewDatabase(t)}
+	return startServiceOn(t, func(k string) string { return vars[k] })
+}
+
+// startServiceOn is startService on the databases and configuration
+// getenv gives, with addresses of its own.
+func startServiceOn(t *testing.T, getenv func(string) string) *service {
+	t.Helper()
 	addr, metricsAddr := freeAddress(t), freeAddress(t)
-	ch := olaptest.NewDatabase(t)
+	ch := getenv("CLICKHOUSE_URL")
 	s := &service{t: t, base: "http://" + addr, metrics: "http://" + metricsAddr, ch: ch, logs: &syncWriter{},
-		getenv: env(t, map[string]string{"CLICKHOUSE_URL": ch, "SIGHTLINE_LISTEN": addr, "SIGHTLINE_METRICS_ADDR": metricsAddr})}
+		getenv: func(k string) string {
+			switch k {
+			case "SIGHTLINE_LISTEN":
+				return addr
+			case "SIGHTLINE_METRICS_ADDR":
+				return metricsAddr
+			}
+			return getenv(k)
+		}}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, []string{"run"}, s.getenv, strings.NewReader(""), &bytes.Buffer{}, s.logs) }()

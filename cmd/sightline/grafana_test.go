@@ -139,7 +139,7 @@ func TestGrafanaBoardQueriesExportedMetrics(t *testing.T) {
 	}
 	// Every family the operators need is on the board.
 	for _, name := range []string{"sightline_http_requests_total", "sightline_http_request_duration_seconds_bucket",
-		"sightline_check_passes_total", "sightline_check_runs_total", "sightline_engine_request_duration_seconds_bucket",
+		"sightline_check_passes_total", "sightline_checks_total", "sightline_engine_request_duration_seconds_bucket",
 		"sightline_river_jobs", "sightline_river_oldest_available_job_age_seconds", "sightline_olap_writer_flushes_total",
 		"sightline_olap_writer_rows_total", "sightline_olap_writer_retries_total", "sightline_clickhouse_read_rows_total",
 		"sightline_postgres_pool_acquired_connections", "sightline_check_budget_units"} {

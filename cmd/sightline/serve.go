@@ -10,8 +10,10 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/riverqueue/river"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/sightline/sightline/api"
@@ -21,8 +23,11 @@ import (
 )
 
 // serve runs the API, the workers or both until ctx ends (SIGTERM/SIGINT),
-// then shuts down gracefully: the listener closes, in-flight requests
-// finish, River finishes running jobs, and the pools close last.
+// then shuts down gracefully: the listener closes and in-flight requests
+// finish; River stops fetching jobs and lets the running ones finish for
+// up to cfg.SoftStopTimeout, then cancels them (a cancelled check keeps
+// the answers it was paid for and resumes on another worker); the
+// capture writer flushes, and the pools close last.
 func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorkers bool) error {
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 
@@ -39,7 +44,8 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		oltp.NewPoolCollector(pool), oltp.NewBudgetCollector(pool), jobs.NewQueueCollector(pool))
+		oltp.NewPoolCollector(pool), oltp.NewBudgetCollector(pool), jobs.NewQueueCollector(pool),
+		jobs.NewCheckAnswersCollector(pool))
 	registry.MustRegister(olap.ReadCollectors()...)
 
 	// One writer batches the captures of every check this process runs; it
@@ -52,11 +58,12 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 			logger.Error("closing the capture writer", "error", err)
 		}
 	}()
+	limits := jobs.NewProviderLimits(cfg.Providers, cfg.ProviderLimits, registry)
 	riverClient, err := jobs.NewClient(pool, jobs.Config{
-		Logger: logger, Work: withWorkers, MaxWorkers: cfg.Workers,
-		ProposalWorkers: cfg.ProposalWorkers, Refiner: cfg.Refiner,
+		Logger: logger, Work: withWorkers, CheckWorkers: cfg.CheckWorkers, PassConcurrency: cfg.PassConcurrency,
+		MaintenanceWorkers: cfg.MaintenanceWorkers, ProposalWorkers: cfg.ProposalWorkers, Refiner: cfg.Refiner,
+		Limits: limits, Registerer: registry,
 		Engine: cfg.Engines, Sink: jobs.AnalyticsSink{Writer: writer}, ClickHouse: ch,
-		Registerer: registry,
 	})
 	if err != nil {
 		return err
@@ -98,19 +105,20 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 
 	group, groupCtx := errgroup.WithContext(ctx)
 	if withWorkers {
-		if err := riverClient.Start(groupCtx); err != nil {
+		// River cancels every running job when its start context ends, so
+		// it gets one that does not: stopWorkers decides when they stop.
+		if err := riverClient.Start(context.WithoutCancel(groupCtx)); err != nil {
 			return fmt.Errorf("starting workers: %w", err)
 		}
-		logger.Info("workers started", "maxWorkers", cfg.Workers)
+		logger.Info("workers started", "checkWorkers", cfg.CheckWorkers, "maintenanceWorkers", cfg.MaintenanceWorkers,
+			"proposalWorkers", cfg.ProposalWorkers)
+		group.Go(func() error {
+			limits.Run(groupCtx, pool, logger)
+			return nil
+		})
 		group.Go(func() error {
 			<-groupCtx.Done()
-			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
-			defer cancel()
-			if err := riverClient.Stop(stopCtx); err != nil {
-				return fmt.Errorf("stopping workers: %w", err)
-			}
-			logger.Info("workers stopped")
-			return nil
+			return stopWorkers(ctx, riverClient, cfg, logger)
 		})
 	}
 	for _, l := range listeners {
@@ -133,6 +141,27 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 		})
 	}
 	return group.Wait()
+}
+
+// stopWorkers stops River softly: no more jobs are fetched and the running
+// ones have cfg.SoftStopTimeout to finish; then they are cancelled and
+// given cfg.ShutdownTimeout to record where they stopped.
+func stopWorkers(ctx context.Context, client *river.Client[pgx.Tx], cfg config, logger *slog.Logger) error {
+	softCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.SoftStopTimeout)
+	defer cancel()
+	err := client.Stop(softCtx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		logger.Warn("jobs still running after the soft stop timeout; cancelling them",
+			"softStopTimeout", cfg.SoftStopTimeout)
+		hardCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
+		defer cancel()
+		err = client.StopAndCancel(hardCtx)
+	}
+	if err != nil {
+		return fmt.Errorf("stopping workers: %w", err)
+	}
+	logger.Info("workers stopped")
+	return nil
 }
 
 // httpListener is one HTTP server of the process and where it listens.
