@@ -65,6 +65,8 @@ bench: migrate
 	benchmarks/me.sh
 	benchmarks/tracked.sh
 	benchmarks/scheduler.sh
+	CHECKS_PASSES=20000 benchmarks/checks.sh
+	CHECKS_PASSES=20000 CHECKS_LATENCY=5s-30s CHECKS_WORKERS=10000 benchmarks/checks.sh
 	go run ./benchmarks/ingest
 	go run ./benchmarks/extraction -n 5000
 	benchmarks/analytics.sh
