@@ -31,6 +31,11 @@ type WriterOptions struct {
 	RetryDelay time.Duration
 	// AttemptTimeout bounds one attempt (default 1 min).
 	AttemptTimeout time.Duration
+	// MaxInFlight is how many flushes may run at once (default 1). Bulk
+	// loads of distinct passes (history, imports) gain from several; the
+	// check path keeps one, so that a pass written again while its first
+	// write is still in flight is found stored rather than stored twice.
+	MaxInFlight int
 	// Logger receives failed attempts (default: discard).
 	Logger *slog.Logger
 	// Registerer receives the writer's metrics when set.
@@ -53,6 +58,9 @@ func (o WriterOptions) withDefaults() WriterOptions {
 	if o.AttemptTimeout <= 0 {
 		o.AttemptTimeout = time.Minute
 	}
+	if o.MaxInFlight <= 0 {
+		o.MaxInFlight = 1
+	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -71,8 +79,8 @@ var ErrWriterClosed = errors.New("olap writer is closed")
 // flushed at once, so a lone writer waits about one insert; while a flush
 // runs, the passes that arrive gather into the next batch (closed at
 // FlushRows rows in a table or FlushBytes), which is flushed as soon as the
-// running one ends. Flushes run one at a time on the Writer's own
-// goroutine: one INSERT per capture table holding rows. A failed attempt is
+// running one ends. Flushes run one at a time (MaxInFlight), each one
+// INSERT per capture table holding rows. A failed attempt is
 // retried with the same blocks and the same deduplication tokens (see
 // prepareBlocks), so a block that was stored although its attempt failed is
 // not stored twice, in the capture tables or in the rollups. Rows are never
@@ -84,8 +92,9 @@ type Writer struct {
 	metrics *writerMetrics
 
 	// columns are the capture tables' insert column types, read at the
-	// first flush; only the flush loop touches them.
-	columns *[numCaptureTables][]clickhouse.ColumnNameAndType
+	// first flush.
+	columnsMu sync.Mutex
+	columns   *[numCaptureTables][]clickhouse.ColumnNameAndType
 
 	ctx    context.Context // ends retries when Close gives up waiting
 	cancel context.CancelFunc
@@ -94,7 +103,7 @@ type Writer struct {
 
 	mu       sync.Mutex
 	queue    []*writeBatch // waiting, oldest first; only the last one takes more passes
-	inflight *writeBatch   // being flushed; nil when idle
+	inflight []*writeBatch // being flushed, oldest first
 	closed   bool
 }
 
@@ -177,39 +186,37 @@ func (w *Writer) Write(ctx context.Context, passes ...PassRows) error {
 	}
 }
 
-// last is the batch the most recent Write joined: the newest waiting one,
-// else the one being flushed; nil when idle. Callers hold mu.
-func (w *Writer) last() *writeBatch {
-	if len(w.queue) > 0 {
-		return w.queue[len(w.queue)-1]
-	}
-	return w.inflight
+// pending is every batch not yet stored: being flushed or waiting.
+// Callers hold mu.
+func (w *Writer) pending() []*writeBatch {
+	return append(slices.Clone(w.inflight), w.queue...)
 }
 
 // Flush waits until everything written before it is stored and reports
-// how the flush holding the newest of it ended.
+// how the flushes holding it ended.
 func (w *Writer) Flush(ctx context.Context) error {
 	w.mu.Lock()
-	b := w.last()
+	pending := w.pending()
 	w.mu.Unlock()
-	if b == nil {
-		return nil
+	var errs []error
+	for _, b := range pending {
+		select {
+		case <-b.done:
+			errs = append(errs, b.err)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
-	select {
-	case <-b.done:
-		return b.err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return errors.Join(errs...)
 }
 
 // Close refuses further writes, flushes what is waiting and stops the
-// writer. If ctx ends first, the flush in progress is abandoned and its
-// writers get an error.
+// writer. If ctx ends first, the flushes in progress are abandoned and
+// their writers get an error.
 func (w *Writer) Close(ctx context.Context) error {
 	w.mu.Lock()
 	w.closed = true
-	last := w.last()
+	pending := w.pending()
 	w.mu.Unlock()
 	w.signal()
 	defer w.cancel()
@@ -220,10 +227,11 @@ func (w *Writer) Close(ctx context.Context) error {
 		<-w.done
 		return ctx.Err()
 	}
-	if last != nil {
-		return last.err
+	var errs []error
+	for _, b := range pending {
+		errs = append(errs, b.err)
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func (w *Writer) signal() {
@@ -233,24 +241,29 @@ func (w *Writer) signal() {
 	}
 }
 
-// run is the flush loop: it flushes the oldest waiting batch as soon as
-// the previous flush ends.
+// run is the flush loop: it starts flushing the oldest waiting batch as
+// soon as fewer than MaxInFlight flushes run.
 func (w *Writer) run() {
 	defer close(w.done)
+	var flushing sync.WaitGroup
+	defer flushing.Wait()
 	for {
 		w.mu.Lock()
-		if len(w.queue) > 0 {
+		if len(w.queue) > 0 && len(w.inflight) < w.opts.MaxInFlight {
 			b := w.queue[0]
 			w.queue = w.queue[1:]
-			w.inflight = b
+			w.inflight = append(w.inflight, b)
 			w.mu.Unlock()
-			w.flush(b)
-			w.mu.Lock()
-			w.inflight = nil
-			w.mu.Unlock()
+			flushing.Go(func() {
+				w.flush(b)
+				w.mu.Lock()
+				w.inflight = slices.DeleteFunc(w.inflight, func(f *writeBatch) bool { return f == b })
+				w.mu.Unlock()
+				w.signal()
+			})
 			continue
 		}
-		closed := w.closed
+		closed := w.closed && len(w.queue) == 0
 		w.mu.Unlock()
 		if closed {
 			return
@@ -279,12 +292,9 @@ func (w *Writer) store(b *writeBatch) error {
 		err := func() error {
 			ctx, cancel := context.WithTimeout(w.ctx, w.opts.AttemptTimeout)
 			defer cancel()
-			if w.columns == nil {
-				columns, err := insertColumns(ctx, w.conn)
-				if err != nil {
-					return err
-				}
-				w.columns = &columns
+			columns, err := w.insertColumns(ctx)
+			if err != nil {
+				return err
 			}
 			if blocks == nil {
 				prepared, err := prepareBlocks(ctx, w.conn, entries)
@@ -302,7 +312,7 @@ func (w *Writer) store(b *writeBatch) error {
 					continue
 				}
 				group.Go(func() error {
-					if err := blocks[i].insert(ctx, w.conn, w.columns[blocks[i].table]); err != nil {
+					if err := blocks[i].insert(ctx, w.conn, columns[blocks[i].table]); err != nil {
 						return err
 					}
 					sent[i] = true
@@ -327,6 +337,21 @@ func (w *Writer) store(b *writeBatch) error {
 		}
 		delay = min(2*delay, 10*time.Second)
 	}
+}
+
+// insertColumns returns the capture tables' insert column types, reading
+// them at the first call that succeeds.
+func (w *Writer) insertColumns(ctx context.Context) (*[numCaptureTables][]clickhouse.ColumnNameAndType, error) {
+	w.columnsMu.Lock()
+	defer w.columnsMu.Unlock()
+	if w.columns == nil {
+		columns, err := insertColumns(ctx, w.conn)
+		if err != nil {
+			return nil, err
+		}
+		w.columns = &columns
+	}
+	return w.columns, nil
 }
 
 // writerMetrics are the Writer's Prometheus metrics.

@@ -3,6 +3,7 @@ package olap_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"maps"
 	"strings"
 	"sync"
@@ -85,11 +86,22 @@ func writerAIPass(f *capturesFixture, tq uuid.UUID) olap.PassRows {
 	return p
 }
 
+// Concurrent callers share flushes, one at a time or several in flight
+// (the bulk path), and every pass is stored once.
 func TestWriterBatchesConcurrentCallers(t *testing.T) {
 	t.Parallel()
+	for _, inFlight := range []int{1, 4} {
+		t.Run(fmt.Sprintf("in flight %d", inFlight), func(t *testing.T) {
+			t.Parallel()
+			writerBatchesConcurrentCallers(t, inFlight)
+		})
+	}
+}
+
+func writerBatchesConcurrentCallers(t *testing.T, inFlight int) {
 	f := newCapturesFixture(t)
 	reg := prometheus.NewRegistry()
-	w := olap.NewWriter(f.conn, olap.WriterOptions{FlushRows: 10_000, Registerer: reg})
+	w := olap.NewWriter(f.conn, olap.WriterOptions{FlushRows: 10_000, MaxInFlight: inFlight, Registerer: reg})
 	const callers, writes = 40, 5
 	tq := uuid.New()
 	var wg sync.WaitGroup

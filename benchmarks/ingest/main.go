@@ -3,9 +3,14 @@
 // of its passes generate the capture with the deterministic simulator,
 // extract it (ingest.PassRows) and write it through one shared olap.Writer,
 // waiting until it is stored. It prints captures/s and rows/s, rows per
-// capture table, how long a pass waited for its flush, and then checks that
+// capture table, how long a Write waited for its flush, and then checks that
 // every capture table holds exactly the rows written (FINAL) and that the
 // daily rollups counted them.
+//
+// The bulk path, as history loads (backfill, imports) take it, hands the
+// writer hundreds of passes per Write and lets several flushes run at once:
+//
+//	go run ./benchmarks/ingest -passes 100000 -workers 8 -per-write 1000 -in-flight 4 -flush-rows 200000
 //
 // It works on a fresh database it creates and migrates on the server that
 // -url (default $CLICKHOUSE_URL, else the project-local endpoint) names,
@@ -71,6 +76,8 @@ type options struct {
 	seed      uint64
 	projects  int
 	flushRows int
+	inFlight  int
+	perWrite  int
 }
 
 func run(ctx context.Context, args []string, out io.Writer) error {
@@ -85,6 +92,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the workload and of the simulator")
 	fs.IntVar(&o.projects, "projects", 20, "projects the passes belong to")
 	fs.IntVar(&o.flushRows, "flush-rows", 50_000, "olap.WriterOptions.FlushRows: a batch closes once a table holds this many rows")
+	fs.IntVar(&o.inFlight, "in-flight", 1, "olap.WriterOptions.MaxInFlight: flushes at once (the bulk path for history takes several)")
+	fs.IntVar(&o.perWrite, "per-write", 1, "passes a worker hands the writer in one Write (the bulk path hands hundreds)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -97,6 +106,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return errors.New("-projects must be within [1, 10000]")
 	case o.flushRows < 1:
 		return errors.New("-flush-rows must be positive")
+	case o.inFlight < 1 || o.inFlight > 64:
+		return errors.New("-in-flight must be within [1, 64]")
+	case o.perWrite < 1 || o.perWrite > 100_000:
+		return errors.New("-per-write must be within [1, 100000]")
 	}
 
 	dbURL, drop, err := createDatabase(ctx, o.url)
@@ -116,13 +129,14 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 
 	w := newWorkload(o.seed, o.projects, o.passes)
 	fmt.Fprintf(out, "machine      %d cores, load average %s\n", runtime.NumCPU(), loadAverage())
-	fmt.Fprintf(out, "workload     %d passes in %d runs over %d projects, %d workers, batches of at most %d rows a table\n",
-		o.passes, len(w.runs), o.projects, o.workers, o.flushRows)
+	fmt.Fprintf(out, "workload     %d passes in %d runs over %d projects, %d workers writing %d passes at a time, "+
+		"batches of at most %d rows a table, %d flushes in flight\n",
+		o.passes, len(w.runs), o.projects, o.workers, o.perWrite, o.flushRows, o.inFlight)
 
 	registry := prometheus.NewRegistry()
-	writer := olap.NewWriter(conn, olap.WriterOptions{FlushRows: o.flushRows, Registerer: registry})
+	writer := olap.NewWriter(conn, olap.WriterOptions{FlushRows: o.flushRows, MaxInFlight: o.inFlight, Registerer: registry})
 	bar := progress.New(os.Stderr, int64(o.passes), "ingest").Units("passes")
-	res, err := ingestAll(ctx, w, writer, simulator.New(o.seed), o.workers, bar)
+	res, err := ingestAll(ctx, w, writer, simulator.New(o.seed), o.workers, o.perWrite, bar)
 	bar.Finish()
 	if cerr := writer.Close(context.Background()); err == nil {
 		err = cerr
@@ -378,12 +392,12 @@ type result struct {
 	byEngine  map[sightline.Engine]int64
 	rows      counts
 	prepare   time.Duration   // generating and extracting, summed over workers
-	waits     []time.Duration // per pass: Write until stored
+	waits     []time.Duration // per Write: until stored
 	waitTotal time.Duration
 }
 
 // ingestAll runs the workload's runs on workers and returns what they wrote.
-func ingestAll(ctx context.Context, w workload, writer *olap.Writer, sim *simulator.Simulator, workers int, bar *progress.Bar) (*result, error) {
+func ingestAll(ctx context.Context, w workload, writer *olap.Writer, sim *simulator.Simulator, workers, perWrite int, bar *progress.Bar) (*result, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	res := &result{byEngine: map[sightline.Engine]int64{}, start: time.Now()}
@@ -400,7 +414,32 @@ func ingestAll(ctx context.Context, w workload, writer *olap.Writer, sim *simula
 				byEngine         = map[sightline.Engine]int64{}
 				prepare, waitSum time.Duration
 				waits            []time.Duration
+				batch            []olap.PassRows
 			)
+			// write hands the batch to the writer and waits until it is stored.
+			write := func() bool {
+				if len(batch) == 0 {
+					return true
+				}
+				t1 := time.Now()
+				if err := writer.Write(ctx, batch...); err != nil {
+					cancel(fmt.Errorf("writing %d passes: %w", len(batch), err))
+					return false
+				}
+				wait := time.Since(t1)
+				waitSum += wait
+				waits = append(waits, wait)
+				for _, pr := range batch {
+					for t, n := range tableRows(pr) {
+						rows[t] += n
+					}
+					passes++
+					byEngine[pr.Engine]++
+				}
+				bar.Add(len(batch))
+				batch = batch[:0]
+				return true
+			}
 			for ctx.Err() == nil {
 				i := int(next.Add(1)) - 1
 				if i >= len(w.runs) {
@@ -422,22 +461,15 @@ func ingestAll(ctx context.Context, w workload, writer *olap.Writer, sim *simula
 						Country: r.country, Locale: r.project.market.locale, QueryText: r.queryText, CapturedAt: capturedAt,
 					}, capture, r.project.brands)
 					pr.Fresh = true // first attempts of new runs, as most checks are
-					t1 := time.Now()
-					if err := writer.Write(ctx, pr); err != nil {
-						cancel(fmt.Errorf("writing run %s pass %d: %w", r.id, pass, err))
-						break
-					}
-					wait := time.Since(t1)
-					prepare += t1.Sub(t0)
-					waitSum += wait
-					waits = append(waits, wait)
-					for t, n := range tableRows(pr) {
-						rows[t] += n
-					}
-					passes++
-					byEngine[r.engine]++
-					bar.Add(1)
+					prepare += time.Since(t0)
+					batch = append(batch, pr)
 				}
+				if len(batch) >= perWrite && !write() {
+					break
+				}
+			}
+			if ctx.Err() == nil {
+				write()
 			}
 			mu.Lock()
 			defer mu.Unlock()
@@ -476,7 +508,7 @@ func report(out io.Writer, r *result, registry *prometheus.Registry) error {
 	fmt.Fprintf(out, "ingested     %d captures, %d rows in %.2fs (load average after: %s)\n", r.passes, total, secs, loadAverage())
 	fmt.Fprintf(out, "throughput   %.0f captures/s, %.0f rows/s\n", float64(r.passes)/secs, float64(total)/secs)
 	slices.Sort(r.waits)
-	fmt.Fprintf(out, "write wait   p50 %s  p90 %s  p99 %s  max %s (per pass, Write until stored)\n",
+	fmt.Fprintf(out, "write wait   p50 %s  p90 %s  p99 %s  max %s (per Write, until stored)\n",
 		round(pct(r.waits, 0.5)), round(pct(r.waits, 0.9)), round(pct(r.waits, 0.99)), round(r.waits[len(r.waits)-1]))
 	busy := r.prepare + r.waitTotal
 	fmt.Fprintf(out, "worker time  %.0f%% generating and extracting, %.0f%% waiting for flushes\n",

@@ -73,7 +73,9 @@ func backfill(ctx context.Context, cfg config, args []string, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	writer := olap.NewWriter(ch, olap.WriterOptions{})
+	// History is the bulk path: each pass is written once, so several
+	// flushes may run at once.
+	writer := olap.NewWriter(ch, olap.WriterOptions{MaxInFlight: backfillFlushes})
 	sim := simulator.New(simulatorSeed)
 	today := time.Now().UTC().Truncate(24 * time.Hour)
 	bar := progress.New(stderr, backfillPasses(queries, days), "backfill").Units("passes")
@@ -108,6 +110,9 @@ func backfillPasses(queries []oltp.BackfillQuery, days int) int64 {
 	}
 	return n
 }
+
+// backfillFlushes is how many flushes of history run at once.
+const backfillFlushes = 4
 
 // backfillProject stores the simulated checks of one project's queries,
 // then advances their lastCheckedAt and refreshes the listings' figures.
@@ -145,10 +150,11 @@ func backfillProject(ctx context.Context, pool *pgxpool.Pool, queue jobs.TxInser
 			last[q.ID] = capturedAt
 		}
 	}
-	// Write from several goroutines, as check workers do, so flushes batch.
+	// Write large parts from several goroutines, so flushes batch and
+	// backfillFlushes of them run at once.
 	group, gctx := errgroup.WithContext(ctx)
-	group.SetLimit(16)
-	const chunk = 50
+	group.SetLimit(4 * backfillFlushes)
+	const chunk = 500
 	for i := 0; i < len(rows); i += chunk {
 		part := rows[i:min(i+chunk, len(rows))]
 		group.Go(func() error {
