@@ -394,7 +394,11 @@ func (w *CheckWorker) failed(ctx context.Context, job *river.Job[CheckArgs], run
 	var r retryable
 	permanent := errors.As(cause, &r) && !r.Retryable()
 	snooze := snoozeFor(code, cause)
-	if permanent || (snooze == 0 && job.Attempt >= job.MaxAttempts) {
+	// A stopped worker's last attempt leaves the run open: River gives a
+	// soft stop's attempt back, and the reaper fails the run if River
+	// discards the job instead.
+	stopped := errors.Is(ctx.Err(), context.Canceled)
+	if permanent || (snooze == 0 && !stopped && job.Attempt >= job.MaxAttempts) {
 		if err := oltp.FailCheckRun(record, w.Pool, run, code, cause.Error()); err != nil {
 			return errors.Join(cause, err)
 		}

@@ -210,3 +210,24 @@ func TestChecksRelayStoresTheAnswersOfClosedRuns(t *testing.T) {
 	}
 	w.wantUnits(2, 0)
 }
+
+func TestChecksWorkerStoppedOnItsLastAttemptLeavesTheRunOpen(t *testing.T) {
+	t.Parallel()
+	w := checksWorkerSetup(t)
+	ctx, stop := context.WithCancel(w.ctx)
+	w.engine.failAt = func(c context.Context, req ingest.Request) error {
+		if req.PassIndex == 1 {
+			stop()
+			return c.Err()
+		}
+		return nil
+	}
+	if err := w.work(ctx, jobs.CheckMaxAttempts); !errors.Is(err, context.Canceled) {
+		t.Fatalf("stopped worker returned %v", err)
+	}
+	// River gives a stopping client's attempt back: the run must still be
+	// there to resume.
+	if got := w.state(); got != "awaiting_retry done=1 charged=1 reserved=2 error=interrupted" {
+		t.Fatalf("run after a stop on the last attempt: %s", got)
+	}
+}
