@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -54,6 +55,14 @@ func TestProposalJobsAcrossProcesses(t *testing.T) {
 		"SIGHTLINE_PROPOSAL_WORKERS": "1"})
 	s := &service{t: t, base: "http://" + addr, getenv: getenv, logs: logs}
 	process(t, getenv, logs, "serve")
+	// The worker processes run beside serve on this machine: its metrics
+	// listener has the default address.
+	workerEnv := func(k string) string {
+		if k == "SIGHTLINE_METRICS_ADDR" {
+			return "off"
+		}
+		return getenv(k)
+	}
 	s.eventually("ready", 10*time.Second, func() bool {
 		res, err := http.Get(s.base + "/readyz")
 		if err != nil {
@@ -84,7 +93,7 @@ func TestProposalJobsAcrossProcesses(t *testing.T) {
 	if status(names) != "queued" || status(brands) != "queued" {
 		t.Fatal("a job ran without a worker")
 	}
-	stopWorker := process(t, getenv, logs, "worker")
+	stopWorker := process(t, workerEnv, logs, "worker")
 	awaitCompleted(names)
 	awaitCompleted(brands)
 	if err := stopWorker(); err != nil {
@@ -96,7 +105,7 @@ func TestProposalJobsAcrossProcesses(t *testing.T) {
 	if status(again) != "queued" {
 		t.Fatal("a job ran with the worker stopped")
 	}
-	process(t, getenv, logs, "worker")
+	process(t, workerEnv, logs, "worker")
 	awaitCompleted(again)
 }
 
@@ -120,5 +129,31 @@ func TestProposalRefinerConfig(t *testing.T) {
 	}
 	if _, err := loadConfig(func(k string) string { return map[string]string{"SIGHTLINE_PROPOSAL_WORKERS": "0"}[k] }); err == nil {
 		t.Error("0 proposal workers accepted")
+	}
+}
+
+// A worker process serves its own metrics: a deployment of separate API and
+// worker processes scrapes the checks' and engines' figures from the worker.
+func TestWorkerServesMetrics(t *testing.T) {
+	t.Parallel()
+	metricsAddr := freeAddress(t)
+	getenv := env(t, map[string]string{"CLICKHOUSE_URL": olaptest.NewDatabase(t), "SIGHTLINE_METRICS_ADDR": metricsAddr})
+	runJSON(t, getenv, "migrate")
+	process(t, getenv, &syncWriter{}, "worker")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get("http://" + metricsAddr + "/metrics")
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if !strings.Contains(string(body), `sightline_river_jobs{queue="checks"`) {
+				t.Fatalf("the worker's /metrics has no queue depth:\n%.2000s", body)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the worker serves no /metrics on %s: %v", metricsAddr, err)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -91,16 +91,17 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 		}
 		defer public.listener.Close()
 		listeners = append(listeners, public)
-		// Metrics are served apart from the API, by default on loopback
-		// only, so that the public port does not show the service's insides.
-		if cfg.MetricsAddr != "off" {
-			metrics, err := listenHTTP("metrics", cfg.MetricsAddr, api.MetricsHandler(registry), cfg, logger)
-			if err != nil {
-				return err
-			}
-			defer metrics.listener.Close()
-			listeners = append(listeners, metrics)
+	}
+	// Metrics are served apart from the API, by default on loopback only, so
+	// that the public port does not show the service's insides; a worker
+	// process serves its checks' and engines' figures the same way.
+	if cfg.MetricsAddr != "off" {
+		metrics, err := listenHTTP("metrics", cfg.MetricsAddr, api.MetricsHandler(registry), cfg, logger)
+		if err != nil {
+			return err
 		}
+		defer metrics.listener.Close()
+		listeners = append(listeners, metrics)
 	}
 
 	group, groupCtx := errgroup.WithContext(ctx)
