@@ -8,40 +8,6 @@ import (
 	"github.com/sightline/sightline"
 )
 
-func TestExtractNormalizeDomain(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		in, want string
-		ok       bool
-	}{
-		{"acme.com", "acme.com", true},
-		{"Acme.COM", "acme.com", true},
-		{"www.acme.com", "acme.com", true},
-		{"https://www.Acme.com:8443/pricing?x=1#top", "acme.com", true},
-		{"http://user:pw@www.acme.com/", "acme.com", true},
-		{"//cdn.acme.com/x", "cdn.acme.com", true},
-		{"acme.com/path", "acme.com", true},
-		{"acme.com.", "acme.com", true},
-		{"  blog.acme.com  ", "blog.acme.com", true},
-		{"www.www.acme.com", "acme.com", true},
-		{"https://ÉCOLE.fr/", "école.fr", true},
-		{"https://xn--cole-9oa.fr/", "xn--cole-9oa.fr", true},
-		{"https://sundhn%C3%BAkur.is/", "sundhnúkur.is", true},
-		{"", "", false},
-		{"https://", "", false},
-		{"www.", "www", true},
-		{"http://[::1]:8080/", "", false},
-		{"acme..com", "", false},
-		{"a b.com", "", false},
-	}
-	for _, tc := range cases {
-		got, ok := NormalizeDomain(tc.in)
-		if got != tc.want || ok != tc.ok {
-			t.Errorf("NormalizeDomain(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
-		}
-	}
-}
-
 func TestExtractResolveURL(t *testing.T) {
 	t.Parallel()
 	// Answer citations: a redirector is unresolved and keeps its domain
