@@ -378,7 +378,9 @@ func (cf *capturesFixture) snapshotData() capturesSnapshotData {
 	s.siblingSerp = cf.query(s.sibling, sightline.EngineGoogleSERP, "best crm")
 	rating, votes := 4.5, 120
 
-	s.early = cf.pass(cf.project, s.serp1, uuid.New(), sightline.EngineGoogleSERP, 0, 1, cf.day.Add(10*time.Hour))
+	// Milliseconds past the second: a page's time span must still hold it.
+	s.early = cf.pass(cf.project, s.serp1, uuid.New(), sightline.EngineGoogleSERP, 0, 1,
+		cf.day.Add(10*time.Hour+250*time.Millisecond))
 	s.early.SearchResults = []olap.SearchResult{
 		{Rank: 1, URL: "https://rival.example/", Domain: "rival.example", Title: "Rival", Snippet: "The rival.",
 			Relation: sightline.RelationTrackedCompetitor, CompetitorID: &s.competitor},
@@ -434,6 +436,13 @@ func TestCapturesSearchSnapshots(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("a page's newest snapshot keeps its results", func(t *testing.T) {
+		l := capturesPage[olap.SearchSnapshot](t, cf.get(base+"?limit=1&offset=1"))
+		if len(l.Page) != 1 || len(l.Page[0].Results) != len(s.early.SearchResults) {
+			t.Fatalf("page %+v, want the early snapshot with its %d results", l.Page, len(s.early.SearchResults))
+		}
+	})
 
 	t.Run("records", func(t *testing.T) {
 		l := capturesPage[json.RawMessage](t, cf.get(base+"?trackedQueryId="+s.serp1.String()))

@@ -240,7 +240,12 @@ func itemsWhere(projectID uuid.UUID, heads []snapshotHead) (string, []any) {
 			last = h.capturedAt
 		}
 	}
-	return "project_id = ? AND captured_at >= ? AND captured_at <= ? AND tracked_query_id IN ? AND snapshot_id IN ?",
+	// The span only narrows the read (the ids decide); it is widened to
+	// whole seconds because a bound time.Time reaches ClickHouse without
+	// its milliseconds, which would drop the items of the span's last
+	// second.
+	first, last = first.Truncate(time.Second), last.Truncate(time.Second).Add(time.Second)
+	return "project_id = ? AND captured_at >= ? AND captured_at < ? AND tracked_query_id IN ? AND snapshot_id IN ?",
 		[]any{projectID, first, last, queries, ids}
 }
 
