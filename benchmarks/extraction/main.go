@@ -1,6 +1,6 @@
 // Command extraction scores ingest.ExtractAnswer on the hand-labelled
 // development set (ingest/testdata/devset) and on the simulator's truth, and
-// prints the measures of issue 11 side by side with their targets: brand
+// prints Sightline's extraction measures side by side with their targets: brand
 // precision and recall, untracked competitors, position, type, tone and
 // qualifier accuracy, citation domain and unresolved accuracy, and the
 // answers that are fully right. -detail adds the confusion matrices; the

@@ -171,7 +171,7 @@ func TestExtractionRun(t *testing.T) {
 	}
 }
 
-// TestExtractionMeetsTargets holds issue 11's targets as floors: brand
+// TestExtractionMeetsTargets holds the extraction targets as floors: brand
 // precision and recall, untracked competitors, position, type, tone,
 // qualifier, citation domain and unresolved accuracy and the answers fully
 // right, on the hand-labelled development set and on the simulator.
@@ -246,7 +246,7 @@ func TestDevSetParseErrors(t *testing.T) {
 	}
 }
 
-// TestExtractionIsFast holds issue 11's throughput target: extracting a
+// TestExtractionIsFast holds the extraction throughput target: extracting a
 // typical answer takes at most 1 ms (median over the development set).
 func TestExtractionIsFast(t *testing.T) {
 	if raceEnabled || testing.Short() {

@@ -7,7 +7,7 @@ import (
 	"github.com/sightline/sightline"
 )
 
-// target is one measure of issue 11 with its floor.
+// target is one extraction measure with its floor.
 type target struct {
 	name  string
 	value func(*scores) tally
@@ -16,7 +16,7 @@ type target struct {
 	detail func(*scores) string
 }
 
-// targets are issue 11's measures and targets. "Answers fully right" asks
+// targets are the extraction measures and their floors. "Answers fully right" asks
 // for 55 of 60, a share of 55/60.
 var targets = []target{
 	{name: "brand precision (all)", value: func(s *scores) tally { return allOf(s.precision) }, floor: 0.97},
