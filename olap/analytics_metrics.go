@@ -51,16 +51,7 @@ type PositionDistribution struct {
 // figure, positions included; nil when either side has no value) and every
 // current tracked competitor's.
 type Metrics struct {
-	ShareOfVoice            *float64  `json:"shareOfVoice"`
-	ShareOfVoiceInterval    *Interval `json:"shareOfVoiceInterval"`
-	MentionRate             *float64  `json:"mentionRate"`
-	MentionRateInterval     *Interval `json:"mentionRateInterval"`
-	SerpRate                *float64  `json:"serpRate"`
-	SerpRateInterval        *Interval `json:"serpRateInterval"`
-	ShoppingRate            *float64  `json:"shoppingRate"`
-	ShoppingRateInterval    *Interval `json:"shoppingRateInterval"`
-	PositivityIndex         *float64  `json:"positivityIndex"`
-	PositivityIndexInterval *Interval `json:"positivityIndexInterval"`
+	Rates
 
 	AvgMentionPosition   *float64 `json:"avgMentionPosition"`
 	BestMentionPosition  *int     `json:"bestMentionPosition"`
@@ -168,6 +159,34 @@ func (p positionSums) stability() *float64 {
 	mean := float64(p.sum) / n
 	v := math.Sqrt(math.Max(0, float64(p.sq)/n-mean*mean))
 	return &v
+}
+
+// Rates are the headline rates and shares of a set of passes, each with
+// its interval: the same figures for a project (Metrics) and for a cluster
+// (ClusterMetrics).
+type Rates struct {
+	ShareOfVoice            *float64  `json:"shareOfVoice"`
+	ShareOfVoiceInterval    *Interval `json:"shareOfVoiceInterval"`
+	MentionRate             *float64  `json:"mentionRate"`
+	MentionRateInterval     *Interval `json:"mentionRateInterval"`
+	SerpRate                *float64  `json:"serpRate"`
+	SerpRateInterval        *Interval `json:"serpRateInterval"`
+	ShoppingRate            *float64  `json:"shoppingRate"`
+	ShoppingRateInterval    *Interval `json:"shoppingRateInterval"`
+	PositivityIndex         *float64  `json:"positivityIndex"`
+	PositivityIndexInterval *Interval `json:"positivityIndexInterval"`
+}
+
+// ratesOf computes the Rates of the own brand's rank sums and the voice
+// sums of the same passes.
+func ratesOf(r rankSums, v voiceSums) Rates {
+	var out Rates
+	out.ShareOfVoice, out.ShareOfVoiceInterval = v.shareOfVoice()
+	out.MentionRate, out.MentionRateInterval = rate(r.mention.count, r.aiPasses)
+	out.SerpRate, out.SerpRateInterval = rate(r.serp.count, r.serpPasses)
+	out.ShoppingRate, out.ShoppingRateInterval = rate(r.shopping.count, r.shoppingPasses)
+	out.PositivityIndex, out.PositivityIndexInterval = v.positivityIndex()
+	return out
 }
 
 // rankSums are one brand's ranks_daily sums over one window: the own
@@ -319,12 +338,7 @@ func (a *Analytics) Metrics(ctx context.Context, scope Scope, competitors []Comp
 	}
 	cur, prev := withTotals(ownVoice.cur, total[0]), withTotals(ownVoice.prev, total[1])
 
-	m := &Metrics{Competitors: []CompetitorMetrics{}}
-	m.ShareOfVoice, m.ShareOfVoiceInterval = cur.shareOfVoice()
-	m.MentionRate, m.MentionRateInterval = rate(own.cur.mention.count, own.cur.aiPasses)
-	m.SerpRate, m.SerpRateInterval = rate(own.cur.serp.count, own.cur.serpPasses)
-	m.ShoppingRate, m.ShoppingRateInterval = rate(own.cur.shopping.count, own.cur.shoppingPasses)
-	m.PositivityIndex, m.PositivityIndexInterval = cur.positivityIndex()
+	m := &Metrics{Rates: ratesOf(own.cur, cur), Competitors: []CompetitorMetrics{}}
 
 	m.AvgMentionPosition, m.BestMentionPosition = own.cur.mention.avg(), own.cur.mention.best()
 	m.AvgLinkPosition, m.BestLinkPosition = own.cur.link.avg(), own.cur.link.best()
@@ -626,24 +640,15 @@ type QueryGroup struct {
 // ClusterMetrics are the own brand's figures over a group of tracked
 // queries: a row of GET /metrics/clusters.
 type ClusterMetrics struct {
-	ClusterID               *uuid.UUID `json:"clusterId"`
-	ClusterName             *string    `json:"clusterName"`
-	TrackedQueryCount       int        `json:"trackedQueryCount"`
-	ShareOfVoice            *float64   `json:"shareOfVoice"`
-	ShareOfVoiceInterval    *Interval  `json:"shareOfVoiceInterval"`
-	MentionRate             *float64   `json:"mentionRate"`
-	MentionRateInterval     *Interval  `json:"mentionRateInterval"`
-	SerpRate                *float64   `json:"serpRate"`
-	SerpRateInterval        *Interval  `json:"serpRateInterval"`
-	ShoppingRate            *float64   `json:"shoppingRate"`
-	ShoppingRateInterval    *Interval  `json:"shoppingRateInterval"`
-	PositivityIndex         *float64   `json:"positivityIndex"`
-	PositivityIndexInterval *Interval  `json:"positivityIndexInterval"`
-	AvgMentionPosition      *float64   `json:"avgMentionPosition"`
-	AvgLinkPosition         *float64   `json:"avgLinkPosition"`
-	AvgSerpPosition         *float64   `json:"avgSerpPosition"`
-	AvgShoppingPosition     *float64   `json:"avgShoppingPosition"`
-	MentionCount            uint64     `json:"mentionCount"`
+	ClusterID         *uuid.UUID `json:"clusterId"`
+	ClusterName       *string    `json:"clusterName"`
+	TrackedQueryCount int        `json:"trackedQueryCount"`
+	Rates
+	AvgMentionPosition  *float64 `json:"avgMentionPosition"`
+	AvgLinkPosition     *float64 `json:"avgLinkPosition"`
+	AvgSerpPosition     *float64 `json:"avgSerpPosition"`
+	AvgShoppingPosition *float64 `json:"avgShoppingPosition"`
+	MentionCount        uint64   `json:"mentionCount"`
 }
 
 // ClusterMetrics computes one row per group, in the groups' order, over
@@ -684,12 +689,8 @@ func (a *Analytics) ClusterMetrics(ctx context.Context, scope Scope, groups []Qu
 			sum.ranks.add(q.ranks)
 			sum.voice.add(q.voice)
 		}
-		row := ClusterMetrics{ClusterID: g.ClusterID, ClusterName: g.ClusterName, TrackedQueryCount: len(g.TrackedQueryIDs)}
-		row.ShareOfVoice, row.ShareOfVoiceInterval = sum.voice.shareOfVoice()
-		row.MentionRate, row.MentionRateInterval = rate(sum.ranks.mention.count, sum.ranks.aiPasses)
-		row.SerpRate, row.SerpRateInterval = rate(sum.ranks.serp.count, sum.ranks.serpPasses)
-		row.ShoppingRate, row.ShoppingRateInterval = rate(sum.ranks.shopping.count, sum.ranks.shoppingPasses)
-		row.PositivityIndex, row.PositivityIndexInterval = sum.voice.positivityIndex()
+		row := ClusterMetrics{ClusterID: g.ClusterID, ClusterName: g.ClusterName, TrackedQueryCount: len(g.TrackedQueryIDs),
+			Rates: ratesOf(sum.ranks, sum.voice)}
 		row.AvgMentionPosition, row.AvgLinkPosition = sum.ranks.mention.avg(), sum.ranks.link.avg()
 		row.AvgSerpPosition, row.AvgShoppingPosition = sum.ranks.serp.avg(), sum.ranks.shopping.avg()
 		row.MentionCount = sum.ranks.mention.count
