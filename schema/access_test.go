@@ -43,7 +43,10 @@ func seedTenants(t *testing.T, conn driver.Conn) []tenant {
 			Brand: ingest.Brand{Names: []string{"Zendesk"}, Domains: []string{"zendesk.com"}}}},
 	}
 	today := time.Now().UTC().Truncate(24 * time.Hour)
-	tenants := []tenant{{uuid.New(), uuid.New()}, {uuid.New(), uuid.New()}}
+	// Fixed ids and ten days of captures: every tenant gets rows in every
+	// table, co-occurrence included, whatever the simulator draws.
+	id := func(name string) uuid.UUID { return uuid.NewSHA1(uuid.NameSpaceOID, []byte(name)) }
+	tenants := []tenant{{id("org-a"), id("project-a")}, {id("org-b"), id("project-b")}}
 	var rows []olap.PassRows
 	// Nothing in the service writes check_results any more; its rows stand
 	// for history written before, which the policies must still confine.
@@ -54,8 +57,8 @@ func seedTenants(t *testing.T, conn driver.Conn) []tenant {
 	}
 	for _, tn := range tenants {
 		for _, engine := range sightline.Engines {
-			query := uuid.New()
-			for d := 1; d <= 3; d++ {
+			query := id(tn.org.String() + string(engine))
+			for d := 1; d <= 10; d++ {
 				day := today.AddDate(0, 0, -d)
 				capture, _ := sim.Generate(ingest.Request{TrackedQueryID: query, QueryText: "best help desk software",
 					Engine: engine, Country: "US", PassCount: 1, Day: day, Brands: brands})
