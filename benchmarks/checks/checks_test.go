@@ -6,8 +6,9 @@
 // over 100 projects, schedules them (jobs.ScheduleChecks), starts a River
 // client working the queues as `sightline worker` does, and waits until
 // every run has completed. It prints passes/s and runs/s, p50 and p99 from
-// a run's scheduling to its completion, the time per pass spent storing in
-// ClickHouse, and this process's CPU per 1,000 passes. Its databases are
+// a run's scheduling to its completion, the Postgres time per pass (every
+// statement's, River's included), the storage wait per pass (mean, p50,
+// p99) and CPU per 1,000 passes, of this process and of the whole machine. Its databases are
 // its own, dropped at the end.
 //
 //	CHECKS_PASSES=100000 CHECKS_LATENCY=5s-30s CHECKS_WORKERS=10000 \
@@ -20,19 +21,22 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/sightline/sightline/ingest/engine"
 	"github.com/sightline/sightline/ingest/simulator"
 	"github.com/sightline/sightline/jobs"
 	"github.com/sightline/sightline/olap"
 	"github.com/sightline/sightline/olap/olaptest"
-	"github.com/sightline/sightline/oltp"
 	"github.com/sightline/sightline/oltp/oltptest"
 )
 
@@ -51,23 +55,121 @@ func setting(b *testing.B, name string, def int) int {
 	return n
 }
 
-// timedSink is the service's sink, timing each pass's store.
+// timedSink is the service's sink, keeping how long each pass waited for
+// its store: the check path's storage wait.
 type timedSink struct {
 	jobs.AnalyticsSink
-	nanos atomic.Int64
+	mu    sync.Mutex
+	waits []float64 // seconds
 }
 
 func (s *timedSink) StorePass(ctx context.Context, p jobs.PassResult) error {
 	start := time.Now()
 	err := s.AnalyticsSink.StorePass(ctx, p)
-	s.nanos.Add(int64(time.Since(start)))
+	wait := time.Since(start).Seconds()
+	s.mu.Lock()
+	s.waits = append(s.waits, wait)
+	s.mu.Unlock()
 	return err
 }
 
+// postgresTimer sums the time every statement, batch and COPY of the pool
+// spends from being sent to its answer (River's included), so the
+// benchmark can say how much Postgres time a pass costs.
+type postgresTimer struct{ nanos atomic.Int64 }
+
+type startKey struct{}
+
+func (t *postgresTimer) start(ctx context.Context) context.Context {
+	return context.WithValue(ctx, startKey{}, time.Now())
+}
+
+func (t *postgresTimer) end(ctx context.Context) {
+	if start, ok := ctx.Value(startKey{}).(time.Time); ok {
+		t.nanos.Add(int64(time.Since(start)))
+	}
+}
+
+func (t *postgresTimer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	return t.start(ctx)
+}
+func (t *postgresTimer) TraceQueryEnd(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryEndData) {
+	t.end(ctx)
+}
+func (t *postgresTimer) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	return t.start(ctx)
+}
+func (t *postgresTimer) TraceBatchQuery(context.Context, *pgx.Conn, pgx.TraceBatchQueryData) {}
+func (t *postgresTimer) TraceBatchEnd(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchEndData) {
+	t.end(ctx)
+}
+func (t *postgresTimer) TraceCopyFromStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceCopyFromStartData) context.Context {
+	return t.start(ctx)
+}
+func (t *postgresTimer) TraceCopyFromEnd(ctx context.Context, _ *pgx.Conn, _ pgx.TraceCopyFromEndData) {
+	t.end(ctx)
+}
+
+// cpuTime is this process's CPU time.
 func cpuTime() time.Duration {
 	var u syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &u)
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// processCPU is the CPU time of the running processes named postgres (the
+// server and its backends) and sightline-chdb (the local ClickHouse
+// endpoint), from /proc.
+func processCPU() (postgres, clickhouse time.Duration) {
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		stat, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue // not a process, or gone
+		}
+		// pid (comm) state ppid ... utime stime are the 14th and 15th fields.
+		open, end := strings.IndexByte(string(stat), '('), strings.LastIndexByte(string(stat), ')')
+		if open < 0 || end < open {
+			continue
+		}
+		fields := strings.Fields(string(stat[end+1:]))
+		if len(fields) < 13 {
+			continue
+		}
+		utime, _ := strconv.ParseInt(fields[11], 10, 64)
+		stime, _ := strconv.ParseInt(fields[12], 10, 64)
+		used := time.Duration(utime+stime) * time.Second / 100 // USER_HZ
+		switch string(stat[open+1 : end]) {
+		case "postgres":
+			postgres += used
+		case "sightline-chdb":
+			clickhouse += used
+		}
+	}
+	return postgres, clickhouse
+}
+
+// machineCPU is the CPU time every core of the machine has spent busy
+// (Postgres and ClickHouse included), from /proc/stat.
+func machineCPU(b *testing.B) time.Duration {
+	stat, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		b.Fatal(err)
+	}
+	line, _, _ := strings.Cut(string(stat), "\n")
+	fields := strings.Fields(line)[1:]
+	var busy int64
+	for i, f := range fields {
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			b.Fatalf("/proc/stat: %q", line)
+		}
+		// idle and iowait are the 4th and 5th; guest time is counted in user.
+		if i != 3 && i != 4 && i < 8 {
+			busy += n
+		}
+	}
+	return time.Duration(busy) * time.Second / 100 // USER_HZ
 }
 
 func BenchmarkDrainChecks(b *testing.B) {
@@ -78,8 +180,16 @@ func BenchmarkDrainChecks(b *testing.B) {
 	ctx := context.Background()
 	logger := slog.New(slog.DiscardHandler)
 
-	// As `sightline worker` with its default SIGHTLINE_PG_MAX_CONNS.
-	pool, err := oltp.Connect(ctx, oltptest.NewDatabase(b), int32(setting(b, "CHECKS_PG_CONNS", 40)))
+	// As `sightline worker` with its default SIGHTLINE_PG_MAX_CONNS, timing
+	// every statement.
+	cfg, err := pgxpool.ParseConfig(oltptest.NewDatabase(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.MaxConns = int32(setting(b, "CHECKS_PG_CONNS", 40))
+	postgres := &postgresTimer{}
+	cfg.ConnConfig.Tracer = postgres
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -161,7 +271,8 @@ func BenchmarkDrainChecks(b *testing.B) {
 		}
 		b.Logf("scheduled %d runs of %d passes; draining with %d check workers, %d passes a run at once, "+
 			"engine latency %q", runs, want, workers, passConcurrency, latency)
-		cpu, start := cpuTime(), time.Now()
+		cpu, machine, pgStart, start := cpuTime(), machineCPU(b), postgres.nanos.Load(), time.Now()
+		pgCPU, chCPU := processCPU()
 		if err := client.Start(ctx); err != nil {
 			b.Fatal(err)
 		}
@@ -181,7 +292,9 @@ func BenchmarkDrainChecks(b *testing.B) {
 			}
 			time.Sleep(250 * time.Millisecond)
 		}
-		elapsed, cpuUsed := time.Since(start), cpuTime()-cpu
+		elapsed, cpuUsed, machineUsed := time.Since(start), cpuTime()-cpu, machineCPU(b)-machine
+		pgUsed := time.Duration(postgres.nanos.Load() - pgStart)
+		pgCPUEnd, chCPUEnd := processCPU()
 		stopCtx, cancel := context.WithTimeout(ctx, time.Minute)
 		if err := client.Stop(stopCtx); err != nil {
 			b.Fatal(err)
@@ -221,10 +334,20 @@ func BenchmarkDrainChecks(b *testing.B) {
 		}
 		b.Logf("drained %d runs (%d passes) in %s: %.1f runs/s, %.1f passes/s", runs, want,
 			elapsed.Round(time.Millisecond), float64(runs)/elapsed.Seconds(), float64(want)/elapsed.Seconds())
-		b.Logf("scheduled to completed: p50 %.2fs, p99 %.2fs; ClickHouse store %.1f ms/pass (waits included); "+
-			"CPU of this process %.2fs per 1,000 passes; every pass stored and charged once",
-			quantile(durations, 0.5), quantile(durations, 0.99),
-			float64(sink.nanos.Load())/1e6/float64(want), cpuUsed.Seconds()*1000/float64(want))
+		slices.Sort(sink.waits)
+		var storeSum float64
+		for _, w := range sink.waits {
+			storeSum += w
+		}
+		b.Logf("scheduled to completed: p50 %.2fs, p99 %.2fs; every pass stored and charged once",
+			quantile(durations, 0.5), quantile(durations, 0.99))
+		b.Logf("per pass: Postgres %.1f ms (statements' time, River's included), ClickHouse store %.1f ms "+
+			"(storage wait p50 %.1f ms, p99 %.1f ms)", pgUsed.Seconds()*1000/float64(want),
+			storeSum*1000/float64(len(sink.waits)), quantile(sink.waits, 0.5)*1000, quantile(sink.waits, 0.99)*1000)
+		perThousand := func(d time.Duration) float64 { return d.Seconds() * 1000 / float64(want) }
+		b.Logf("CPU per 1,000 passes: %.2fs in this process, %.2fs in Postgres, %.2fs in the ClickHouse endpoint, "+
+			"%.2fs on the whole machine", perThousand(cpuUsed), perThousand(pgCPUEnd-pgCPU),
+			perThousand(chCPUEnd-chCPU), perThousand(machineUsed))
 		b.ReportMetric(float64(want)/elapsed.Seconds(), "passes/s")
 		b.ReportMetric(float64(runs)/elapsed.Seconds(), "runs/s")
 	}
