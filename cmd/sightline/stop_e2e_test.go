@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -157,4 +158,83 @@ func TestSoftStopTimeoutCancelsChecksThatResumeAfterARestart(t *testing.T) {
 		t.Fatalf("used %d reserved %d, want 4 and 0", used, reserved)
 	}
 	wantStored(t, st.vars["CLICKHOUSE_URL"], st.project)
+}
+
+// TestRestartMidDrainLosesNothing stops a worker while many runs are half
+// answered, restarts it, and checks every pass is stored once, in the
+// capture tables and the rollups alike, and charged once.
+func TestRestartMidDrainLosesNothing(t *testing.T) {
+	t.Parallel()
+	const queries, passes = 40, 3 // on two engines: 80 runs
+	vars := map[string]string{"DATABASE_URL": oltptest.NewDatabase(t), "CLICKHOUSE_URL": olaptest.NewDatabase(t),
+		"SIGHTLINE_SIMULATOR_LATENCY": "200ms-6s", "SIGHTLINE_SOFT_STOP_TIMEOUT": "0s"}
+	getenv := func(k string) string { return vars[k] }
+	pool, err := oltp.Connect(context.Background(), vars["DATABASE_URL"], 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+
+	s := startServiceOn(t, getenv)
+	runJSON(t, getenv, "admin", "user", "create", "--email", "drain@example.com")
+	org := runJSON(t, getenv, "admin", "org", "create", "--name", "Drain", "--owner-email", "drain@example.com")["id"].(string)
+	runJSON(t, getenv, "admin", "subscription", "set", "--org", org, "--status", "active", "--tier", "pro",
+		"--interval", "monthly", "--check-budget", "1000")
+	key := runJSON(t, getenv, "admin", "key", "create", "--email", "drain@example.com", "--capabilities", "read,write",
+		"--orgs", org)["key"].(string)
+	base := "/api/v1/organizations/" + org + "/projects"
+	project := s.must(key, "POST", base, `{"name": "Acme CRM", "websiteDomains": ["acme.com"], "brandNames": ["Acme"]}`,
+		201)["id"].(string)
+	texts := make([]string, queries)
+	for i := range texts {
+		texts[i] = fmt.Sprintf("best crm %d", i)
+	}
+	textsJSON, _ := json.Marshal(texts)
+	tracked := base + "/" + project + "/tracked-queries"
+	s.must(key, "POST", tracked, `{"queryTexts": `+string(textsJSON)+`, "engines": ["chatgpt", "perplexity"],
+		"countries": ["US"], "checkFrequency": "weekly", "nPasses": 3, "queryClusterIds": []}`, 200)
+	s.must(key, "PUT", tracked+"/check-all", ``, 200)
+	s.eventually("a few runs completed", 60*time.Second, func() bool {
+		return stopCount(t, pool, `SELECT count(*) FROM check_runs WHERE status = 'completed'`) >= 5
+	})
+	if err := s.stop(); err != nil {
+		t.Fatalf("run after SIGTERM: %v", err)
+	}
+	completed := stopCount(t, pool, `SELECT count(*) FROM check_runs WHERE status = 'completed'`)
+	halfDone := stopCount(t, pool, `SELECT count(*) FROM check_runs
+		WHERE status <> 'completed' AND answered_passes <> 0`)
+	if completed == 2*queries || halfDone == 0 {
+		t.Fatalf("stopped with %d runs completed and %d half answered: the stop did not come mid-drain", completed, halfDone)
+	}
+	t.Logf("stopped with %d of %d runs completed and %d half answered", completed, 2*queries, halfDone)
+
+	vars["SIGHTLINE_SIMULATOR_LATENCY"] = ""
+	restarted := startServiceOn(t, getenv)
+	restarted.eventually("every run completed after the restart", 60*time.Second, func() bool {
+		return stopCount(t, pool, `SELECT count(*) FROM check_runs WHERE status = 'completed'`) == 2*queries
+	})
+	want := 2 * queries * passes
+	if used, reserved := stopUnits(t, pool); used != want || reserved != 0 {
+		t.Fatalf("used %d reserved %d, want %d and 0", used, reserved, want)
+	}
+	conn, err := olap.Connect(context.Background(), vars["CLICKHOUSE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// Without FINAL: a pass stored twice would show here and in the
+	// rollup's sums, which no merge takes back.
+	for _, q := range []string{
+		"SELECT count() FROM ai_answers WHERE project_id = ?",
+		"SELECT count() FROM rank_rows WHERE project_id = ? AND relation = 'own'",
+		"SELECT sum(passes) FROM ranks_daily WHERE project_id = ? AND relation = 'own'",
+	} {
+		var n uint64
+		if err := conn.QueryRow(context.Background(), q, uuid.MustParse(project)).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != uint64(want) {
+			t.Errorf("%s: %d, want %d (%d runs completed and %d half answered at the stop)", q, n, want, completed, halfDone)
+		}
+	}
 }
