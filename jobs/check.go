@@ -116,7 +116,7 @@ const (
 // awaiting_retry and River retries with backoff (NextRetry); a provider
 // that asked to wait (429 or 503 with Retry-After, or a provider this
 // process is holding back for that reason) snoozes the job for that long
-// without spending an attempt, as does a storage failure once the answers
+// without spending an attempt, within ProviderWaitLimit, as does a storage failure once the answers
 // are kept: ClickHouse being down costs no attempt and no engine call. A
 // permanent failure, or the last attempt's, fails the run, giving back the
 // units of the passes not answered. A failure is recorded as a failure on
@@ -141,6 +141,14 @@ type CheckWorker struct {
 // StorageSnooze is how long a run whose answers are kept waits before it
 // tries ClickHouse again.
 const StorageSnooze = 30 * time.Second
+
+// ProviderWaitLimit bounds how long after its start a run may keep
+// snoozing on providers' requested waits: River never discards a snoozed
+// job, so a provider that answers 429 for good (an exhausted quota) would
+// otherwise hold the run, its reservation and its query's open slot for
+// ever. Past the limit a requested wait spends an attempt like any
+// retryable failure, and the run fails once its attempts are spent.
+const ProviderWaitLimit = 24 * time.Hour
 
 // Timeout bounds one attempt.
 func (w *CheckWorker) Timeout(*river.Job[CheckArgs]) time.Duration { return CheckTimeout }
@@ -394,6 +402,9 @@ func (w *CheckWorker) failed(ctx context.Context, job *river.Job[CheckArgs], run
 	var r retryable
 	permanent := errors.As(cause, &r) && !r.Retryable()
 	snooze := snoozeFor(code, cause)
+	if code == checkErrorEngine && time.Since(run.StartedAt)+snooze > ProviderWaitLimit {
+		snooze = 0
+	}
 	// A stopped worker's last attempt leaves the run open: River gives a
 	// soft stop's attempt back, and the reaper fails the run if River
 	// discards the job instead.

@@ -387,6 +387,33 @@ func TestChecksWorkerSnoozesForTheEnginesRetryAfter(t *testing.T) {
 	w.wantUnits(3, 0)
 }
 
+func TestChecksWorkerSpendsAttemptsOnProviderWaitsPastTheLimit(t *testing.T) {
+	t.Parallel()
+	w := checksWorkerSetup(t)
+	w.engine.failAt = func(context.Context, ingest.Request) error { return checksRateLimited{time.Hour} }
+	var snooze *river.JobSnoozeError
+	if err := w.work(w.ctx, 1); !errors.As(err, &snooze) {
+		t.Fatalf("a fresh run's rate-limited attempt returned %v, want a snooze", err)
+	}
+	// A day of waiting later the provider still asks for an hour more.
+	w.exec(`UPDATE check_runs SET started_at = now() - $2::interval WHERE id = $1`, w.run,
+		(jobs.ProviderWaitLimit - 30*time.Minute).String())
+	err := w.work(w.ctx, 2)
+	if err == nil || errors.As(err, &snooze) {
+		t.Fatalf("a run waiting past the limit returned %v, want an attempt spent", err)
+	}
+	if got := w.state(); got != "awaiting_retry done=0 charged=0 reserved=3 error=engine_error" {
+		t.Fatalf("run %s", got)
+	}
+	if err := w.work(w.ctx, jobs.CheckMaxAttempts); err == nil || errors.As(err, &snooze) {
+		t.Fatalf("the last attempt returned %v, want the failure", err)
+	}
+	if got := w.state(); got != "failed done=0 charged=0 reserved=0 error=engine_error" {
+		t.Fatalf("run after its last attempt: %s", got)
+	}
+	w.wantUnits(0, 0)
+}
+
 func TestChecksReaperFailsRunsWhoseJobWasDiscarded(t *testing.T) {
 	t.Parallel()
 	w := checksWorkerSetup(t)
