@@ -210,7 +210,7 @@ func (w *CheckWorker) Work(ctx context.Context, job *river.Job[CheckArgs]) error
 	if err != nil {
 		return err
 	}
-	cancelled, err := oltp.CancelCheckRunOfPausedQuery(ctx, w.Pool, job.Args.RunID)
+	run, cancelled, err := oltp.StartCheckRun(ctx, w.Pool, job.Args.RunID, job.Attempt)
 	if err != nil {
 		return err
 	}
@@ -218,18 +218,17 @@ func (w *CheckWorker) Work(ctx context.Context, job *river.Job[CheckArgs]) error
 		w.Logger.InfoContext(ctx, "check run cancelled: its query was paused before it started", "runId", job.Args.RunID)
 		return nil
 	}
-	run, err := oltp.StartCheckRun(ctx, w.Pool, job.Args.RunID, job.Attempt)
-	if err != nil {
-		return err
-	}
 	if run == nil {
 		w.Logger.InfoContext(ctx, "check run no longer in flight; nothing to do", "runId", job.Args.RunID)
 		return nil
 	}
 	w.Metrics.started(run.Engine)
-	kept, err := oltp.CheckAnswersOfRun(ctx, w.Pool, run)
-	if err != nil {
-		return w.failed(ctx, job, run, checkErrorStorage, err)
+	// Only answered passes can have answers kept: a fresh run has none.
+	var kept []oltp.CheckAnswer
+	if run.AnsweredPasses != 0 {
+		if kept, err = oltp.CheckAnswersOfRun(ctx, w.Pool, run); err != nil {
+			return w.failed(ctx, job, run, checkErrorStorage, err)
+		}
 	}
 	brands, err := w.brands(ctx, run.ProjectID)
 	if err != nil {
@@ -455,7 +454,7 @@ func (w *CheckWorker) brands(ctx context.Context, projectID uuid.UUID) (ingest.B
 
 // ProjectBrands loads a project's brand configuration as extraction
 // matches against it.
-func ProjectBrands(ctx context.Context, db oltp.DBTX, projectID uuid.UUID) (ingest.Brands, error) {
+func ProjectBrands(ctx context.Context, db oltp.Batcher, projectID uuid.UUID) (ingest.Brands, error) {
 	own, competitors, err := oltp.CheckBrands(ctx, db, projectID)
 	if err != nil {
 		return ingest.Brands{}, err

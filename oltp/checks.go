@@ -510,32 +510,49 @@ type CheckRun struct {
 	StartedAt time.Time `db:"started_at"`
 }
 
+// pausedBeforeStart is true for a run r whose tracked query q was paused
+// before the run stored any pass (spec 3.1: a paused query is no longer
+// checked; only a check already under way completes).
+const pausedBeforeStart = `(q.status = 'paused' AND r.passes_done = 0)`
+
 // StartCheckRun marks the run running for its worker's attempt and returns
-// it; nil when it is no longer in flight (completed, failed, cancelled) or
-// gone with its tracked query, in which case there is nothing to do.
-func StartCheckRun(ctx context.Context, db DBTX, runID uuid.UUID, attempt int) (*CheckRun, error) {
+// it, in one statement; nil when it is no longer in flight (completed,
+// failed, cancelled) or gone with its tracked query, in which case there
+// is nothing to do. A run whose query was paused before it stored any pass
+// is cancelled instead, giving back its units: it returns nil and true.
+func StartCheckRun(ctx context.Context, db DBTX, runID uuid.UUID, attempt int) (*CheckRun, bool, error) {
 	rows, err := db.Query(ctx, `
-		WITH r AS (
-			UPDATE check_runs r SET status = 'running', attempt = $2,
-			       started_at = coalesce(started_at, now()), updated_at = now()
-			WHERE r.id = $1 AND `+openRun+`
-			RETURNING r.*
-		)
-		SELECT r.id, r.organization_id, r.project_id, r.tracked_query_id, r.engine, r.n_passes, r.passes_done,
-		       r.answered_passes, r.attempt, r.trigger, q.query_text, q.country, q.locale, r.started_at
-		FROM r JOIN tracked_queries q ON q.project_id = r.project_id AND q.id = r.tracked_query_id`,
+		UPDATE check_runs r SET
+		       status = CASE WHEN `+pausedBeforeStart+` THEN 'cancelled' ELSE 'running' END,
+		       attempt = CASE WHEN `+pausedBeforeStart+` THEN r.attempt ELSE $2 END,
+		       started_at = CASE WHEN `+pausedBeforeStart+` THEN r.started_at ELSE coalesce(r.started_at, now()) END,
+		       reserved_units = CASE WHEN `+pausedBeforeStart+` THEN 0 ELSE r.reserved_units END,
+		       finished_at = CASE WHEN `+pausedBeforeStart+` THEN now() ELSE r.finished_at END,
+		       updated_at = now()
+		FROM tracked_queries q
+		WHERE r.id = $1 AND q.project_id = r.project_id AND q.id = r.tracked_query_id AND `+openRun+`
+		RETURNING r.status = 'cancelled' AS cancelled, r.id, r.organization_id, r.project_id, r.tracked_query_id,
+		          r.engine, r.n_passes, r.passes_done, r.answered_passes, r.attempt, r.trigger,
+		          q.query_text, q.country, q.locale,
+		          coalesce(r.started_at, r.finished_at) AS started_at -- a cancelled run may never have started
+		`,
 		runID, attempt)
 	if err != nil {
-		return nil, fmt.Errorf("starting check run: %w", err)
+		return nil, false, fmt.Errorf("starting check run: %w", err)
 	}
-	run, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[CheckRun])
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
+	started, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[struct {
+		Cancelled bool `db:"cancelled"`
+		CheckRun
+	}])
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("starting check run: %w", err)
+	case started.Cancelled:
+		return nil, true, nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("starting check run: %w", err)
-	}
-	return &run, nil
+	return &started.CheckRun, false, nil
 }
 
 // CompleteCheckRun completes a run whose passes are all answered and
@@ -545,33 +562,24 @@ func StartCheckRun(ctx context.Context, db DBTX, runID uuid.UUID, attempt int) (
 // changing nothing, when the run or its query is gone, the run is no
 // longer running or an answer of it still awaits storing.
 func CompleteCheckRun(ctx context.Context, tx pgx.Tx, run *CheckRun) (bool, error) {
-	var found bool
-	err := tx.QueryRow(ctx, `
-		SELECT true FROM tracked_queries WHERE project_id = $1 AND id = $2 FOR NO KEY UPDATE`,
-		run.ProjectID, run.TrackedQueryID).Scan(&found)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("locking tracked query: %w", err)
-	}
+	// The query is locked before the run, as its deletion does.
 	tag, err := tx.Exec(ctx, `
-		UPDATE check_runs SET status = 'completed', finished_at = now(), updated_at = now(),
-		       error_code = NULL, error_message = NULL
-		WHERE id = $1 AND project_id = $2 AND status = 'running' AND passes_done = n_passes
-		  AND NOT EXISTS (SELECT 1 FROM check_answers a WHERE a.run_id = check_runs.id)`,
-		run.ID, run.ProjectID)
+		WITH q AS (
+			SELECT id FROM tracked_queries WHERE project_id = $1 AND id = $2 FOR NO KEY UPDATE
+		), r AS (
+			UPDATE check_runs SET status = 'completed', finished_at = now(), updated_at = now(),
+			       error_code = NULL, error_message = NULL
+			WHERE id = $3 AND project_id = $1 AND status = 'running' AND passes_done = n_passes
+			  AND NOT EXISTS (SELECT 1 FROM check_answers a WHERE a.run_id = check_runs.id)
+			  AND EXISTS (SELECT 1 FROM q)
+			RETURNING id
+		)
+		UPDATE tracked_queries t SET last_checked_at = now() FROM r WHERE t.project_id = $1 AND t.id = $2`,
+		run.ProjectID, run.TrackedQueryID, run.ID)
 	if err != nil {
 		return false, fmt.Errorf("completing check run: %w", err)
 	}
-	if tag.RowsAffected() == 0 {
-		return false, nil
-	}
-	if _, err := tx.Exec(ctx, `UPDATE tracked_queries SET last_checked_at = now() WHERE project_id = $1 AND id = $2`,
-		run.ProjectID, run.TrackedQueryID); err != nil {
-		return false, fmt.Errorf("recording last check: %w", err)
-	}
-	return true, nil
+	return tag.RowsAffected() == 1, nil
 }
 
 // DelayCheckRun records a retryable failure of the running run: it
@@ -612,21 +620,30 @@ func truncateRunError(message string) string {
 // CheckBrands returns the project's brand configuration as extraction
 // matches against it: its brand profile's lists (empty without a profile)
 // and its competitors in creation order.
-func CheckBrands(ctx context.Context, db DBTX, projectID uuid.UUID) (BrandLists, []Competitor, error) {
-	var own BrandLists
-	err := db.QueryRow(ctx, `SELECT website_domains, brand_names FROM brand_profiles WHERE project_id = $1`,
-		projectID).Scan(&own.WebsiteDomains, &own.BrandNames)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return BrandLists{}, nil, fmt.Errorf("reading brand profile: %w", err)
-	}
-	rows, err := db.Query(ctx, `
-		SELECT `+competitorColumns+` FROM competitors c WHERE c.project_id = $1 ORDER BY c.id`, projectID)
-	if err != nil {
-		return BrandLists{}, nil, fmt.Errorf("reading competitors: %w", err)
-	}
-	competitors, err := pgx.CollectRows(rows, pgx.RowToStructByName[Competitor])
-	if err != nil {
-		return BrandLists{}, nil, fmt.Errorf("reading competitors: %w", err)
+func CheckBrands(ctx context.Context, db Batcher, projectID uuid.UUID) (BrandLists, []Competitor, error) {
+	var (
+		own         BrandLists
+		competitors []Competitor
+		batch       pgx.Batch
+	)
+	batch.Queue(`SELECT website_domains, brand_names FROM brand_profiles WHERE project_id = $1`, projectID).
+		QueryRow(func(row pgx.Row) error {
+			err := row.Scan(&own.WebsiteDomains, &own.BrandNames)
+			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				return fmt.Errorf("reading brand profile: %w", err)
+			}
+			return nil
+		})
+	batch.Queue(`SELECT `+competitorColumns+` FROM competitors c WHERE c.project_id = $1 ORDER BY c.id`, projectID).
+		Query(func(rows pgx.Rows) error {
+			var err error
+			if competitors, err = pgx.CollectRows(rows, pgx.RowToStructByName[Competitor]); err != nil {
+				return fmt.Errorf("reading competitors: %w", err)
+			}
+			return nil
+		})
+	if err := db.SendBatch(ctx, &batch).Close(); err != nil {
+		return BrandLists{}, nil, err
 	}
 	return own, competitors, nil
 }
@@ -663,20 +680,4 @@ func FailAbandonedCheckRuns(ctx context.Context, db DBTX) (int64, error) {
 		return 0, fmt.Errorf("failing abandoned check runs: %w", err)
 	}
 	return tag.RowsAffected(), nil
-}
-
-// CancelCheckRunOfPausedQuery cancels the run, giving back its units, when
-// its tracked query was paused before the run stored any pass (spec 3.1:
-// a paused query is no longer checked; only a check already under way
-// completes). It reports whether it cancelled the run.
-func CancelCheckRunOfPausedQuery(ctx context.Context, db DBTX, runID uuid.UUID) (bool, error) {
-	tag, err := db.Exec(ctx, `
-		UPDATE check_runs r SET status = 'cancelled', reserved_units = 0, finished_at = now(), updated_at = now()
-		FROM tracked_queries q
-		WHERE r.id = $1 AND q.project_id = r.project_id AND q.id = r.tracked_query_id AND q.status = 'paused'
-		  AND r.passes_done = 0 AND `+openRun, runID)
-	if err != nil {
-		return false, fmt.Errorf("cancelling the run of a paused query: %w", err)
-	}
-	return tag.RowsAffected() == 1, nil
 }
