@@ -97,18 +97,6 @@ const (
 // CheckFrequencies lists every frequency in a stable order.
 var CheckFrequencies = []CheckFrequency{FrequencyDaily, FrequencyWeekly, FrequencyMonthly}
 
-// TrackedQueryStatus says whether a tracked query is being checked.
-type TrackedQueryStatus string
-
-// The tracked query statuses of spec part 3.1.
-const (
-	TrackedQueryActive TrackedQueryStatus = "active"
-	TrackedQueryPaused TrackedQueryStatus = "paused"
-)
-
-// TrackedQueryStatuses lists every tracked query status in a stable order.
-var TrackedQueryStatuses = []TrackedQueryStatus{TrackedQueryActive, TrackedQueryPaused}
-
 // IntervalDays is how many days apart the checks of a query are due
 // (spec 2.8 coverage): daily 1, weekly 7, monthly 30.
 func (f CheckFrequency) IntervalDays() int {
@@ -122,6 +110,18 @@ func (f CheckFrequency) IntervalDays() int {
 	}
 	return 0
 }
+
+// TrackedQueryStatus says whether a tracked query is being checked.
+type TrackedQueryStatus string
+
+// The tracked query statuses of spec part 3.1.
+const (
+	TrackedQueryActive TrackedQueryStatus = "active"
+	TrackedQueryPaused TrackedQueryStatus = "paused"
+)
+
+// TrackedQueryStatuses lists every tracked query status in a stable order.
+var TrackedQueryStatuses = []TrackedQueryStatus{TrackedQueryActive, TrackedQueryPaused}
 
 // The share-of-voice formula of api-decisions: a mention is worth
 // weight(type) x multiplier(tone) x (conditional ? conditional : direct).

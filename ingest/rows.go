@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"github.com/google/uuid"
+
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/olap"
 )
@@ -33,37 +35,42 @@ func PassRows(p olap.Pass, c Capture, b Brands) olap.PassRows {
 		owners := byRank(ExtractSearch(b, *c.Search))
 		for _, r := range c.Search.Results {
 			res := followRedirects(r.URL)
-			row := olap.SearchResult{
-				Rank: r.Rank, URL: r.URL, Domain: res.Domain, Title: r.Title, Snippet: r.Snippet,
-				Rating: r.Rating, RatingVotes: r.RatingVotes, Unresolved: res.Unresolved, Relation: sightline.RelationNone,
-			}
-			if m, ok := owners[r.Rank]; ok {
-				row.Relation, row.CompetitorID = m.Relation, m.CompetitorID
-			}
-			rows.SearchResults = append(rows.SearchResults, row)
+			relation, competitor := owners.of(r.Rank)
+			rows.SearchResults = append(rows.SearchResults, olap.SearchResult{
+				Rank: r.Rank, URL: r.URL, Domain: res.Domain, Title: r.Title, Snippet: r.Snippet, Rating: r.Rating,
+				RatingVotes: r.RatingVotes, Unresolved: res.Unresolved, Relation: relation, CompetitorID: competitor,
+			})
 		}
 	case c.Shopping != nil:
 		owners := byRank(ExtractShopping(b, *c.Shopping))
 		for _, o := range c.Shopping.Offers {
-			res := followRedirects(o.URL)
-			row := olap.ShoppingOffer{
-				Rank: o.Rank, Title: o.Title, Price: o.Price, Currency: o.Currency, ProductID: o.ProductID,
-				Merchant: o.Merchant, Domain: res.Domain, URL: o.URL, Relation: sightline.RelationNone,
-			}
-			if m, ok := owners[o.Rank]; ok {
-				row.Relation, row.CompetitorID = m.Relation, m.CompetitorID
-			}
-			rows.ShoppingOffers = append(rows.ShoppingOffers, row)
+			relation, competitor := owners.of(o.Rank)
+			rows.ShoppingOffers = append(rows.ShoppingOffers, olap.ShoppingOffer{
+				Rank: o.Rank, Title: o.Title, Price: o.Price, Currency: o.Currency, ProductID: o.ProductID, Merchant: o.Merchant,
+				Domain: followRedirects(o.URL).Domain, URL: o.URL, Relation: relation, CompetitorID: competitor,
+			})
 		}
 	}
 	return rows
 }
 
-// byRank indexes matches by their rank; a page ranks each result once.
-func byRank(ms []RankMatch) map[int]RankMatch {
-	out := make(map[int]RankMatch, len(ms))
+// rankOwners are a page's own and tracked-competitor matches by rank; a
+// page ranks each result once.
+type rankOwners map[int]RankMatch
+
+func byRank(ms []RankMatch) rankOwners {
+	out := make(rankOwners, len(ms))
 	for _, m := range ms {
 		out[m.Rank] = m
 	}
 	return out
+}
+
+// of is whose the result at rank is: RelationNone and no competitor when
+// it is nobody's.
+func (o rankOwners) of(rank int) (sightline.Relation, *uuid.UUID) {
+	if m, ok := o[rank]; ok {
+		return m.Relation, m.CompetitorID
+	}
+	return sightline.RelationNone, nil
 }

@@ -227,34 +227,20 @@ func (d dialect) queryCounts() []string {
 
 // mentionValues: mentions, worth, the three tones and the five types.
 func (d dialect) mentionValues() []string {
-	tones := []string{"positive", "neutral", "negative"}
-	types := []string{"recommendation", "comparison", "listing", "example", "reference"}
+	count, worth := "count(*)", "sum(r.worth)"
+	tone, kind := "count(*) FILTER (WHERE r.tone = '%s')", "count(*) FILTER (WHERE r.mention_type = '%s')"
 	switch d.v {
 	case fromRollups:
-		out := []string{"sum(mentions)", "sum(worth)"}
-		for _, t := range tones {
-			out = append(out, "sum(tone_"+t+")")
-		}
-		for _, t := range types {
-			out = append(out, "sum(type_"+t+")")
-		}
-		return out
+		count, worth, tone, kind = "sum(mentions)", "sum(worth)", "sum(tone_%s)", "sum(type_%s)"
 	case fromRaw:
-		out := []string{"count()", "sum(worth)"}
-		for _, t := range tones {
-			out = append(out, "countIf(tone = '"+t+"')")
-		}
-		for _, t := range types {
-			out = append(out, "countIf(mention_type = '"+t+"')")
-		}
-		return out
+		count, worth, tone, kind = "count()", "sum(worth)", "countIf(tone = '%s')", "countIf(mention_type = '%s')"
 	}
-	out := []string{"count(*)", "sum(r.worth)"}
-	for _, t := range tones {
-		out = append(out, "count(*) FILTER (WHERE r.tone = '"+t+"')")
+	out := []string{count, worth}
+	for _, t := range []string{"positive", "neutral", "negative"} {
+		out = append(out, fmt.Sprintf(tone, t))
 	}
-	for _, t := range types {
-		out = append(out, "count(*) FILTER (WHERE r.mention_type = '"+t+"')")
+	for _, t := range []string{"recommendation", "comparison", "listing", "example", "reference"} {
+		out = append(out, fmt.Sprintf(kind, t))
 	}
 	return out
 }

@@ -215,21 +215,14 @@ func operations() []operation {
 			return q
 		}),
 		projectOp("/competitors/co-occurrence", func(m *mix, p int) url.Values {
-			q := url.Values{}
-			m.dates(q)
-			m.engines(q)
-			m.countries(q, p)
+			q := windowed(m, p)
 			if m.chance(30) {
 				q.Set("competitorId", m.competitor(p))
 			}
 			return q
 		}),
 		projectOp("/keyword-listings", func(m *mix, p int) url.Values {
-			q := url.Values{}
-			m.dates(q)
-			m.engines(q)
-			m.countries(q, p)
-			m.clusters(q, p)
+			q := filtered(m, p)
 			if m.chance(10) {
 				q.Set("status", m.pick("active", "paused"))
 			}
@@ -251,10 +244,7 @@ func operations() []operation {
 			return q
 		}),
 		projectOp("/mentions", func(m *mix, p int) url.Values {
-			q := url.Values{}
-			m.dates(q)
-			m.engines(q)
-			m.countries(q, p)
+			q := windowed(m, p)
 			if m.chance(20) {
 				q.Set("sentiment", m.pick("positive", "neutral", "negative"))
 			}
@@ -270,13 +260,7 @@ func operations() []operation {
 			m.page(q)
 			return q
 		}),
-		projectOp("/mentions/mix", func(m *mix, p int) url.Values {
-			q := url.Values{}
-			m.dates(q)
-			m.engines(q)
-			m.countries(q, p)
-			return q
-		}),
+		projectOp("/mentions/mix", windowed),
 		projectOp("/metrics", filtered),
 		projectOp("/metrics/clusters", func(m *mix, p int) url.Values {
 			q := filtered(m, p)
@@ -286,10 +270,7 @@ func operations() []operation {
 			return q
 		}),
 		projectOp("/metrics/movers", func(m *mix, p int) url.Values {
-			q := url.Values{}
-			m.dates(q)
-			m.engines(q)
-			m.countries(q, p)
+			q := windowed(m, p)
 			if m.chance(60) {
 				q.Set("sortBy", m.pick("trend_serp", "trend_shopping", "trend_mention", "trend_link", "trend_share_of_voice"))
 			}
@@ -329,12 +310,18 @@ func operations() []operation {
 	}
 }
 
-// filtered: a window, engines, countries and clusters.
-func filtered(m *mix, p int) url.Values {
+// windowed: a window, engines and countries.
+func windowed(m *mix, p int) url.Values {
 	q := url.Values{}
 	m.dates(q)
 	m.engines(q)
 	m.countries(q, p)
+	return q
+}
+
+// filtered: a window, engines, countries and clusters.
+func filtered(m *mix, p int) url.Values {
+	q := windowed(m, p)
 	m.clusters(q, p)
 	return q
 }

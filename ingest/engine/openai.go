@@ -45,17 +45,13 @@ type OpenAIConfig struct {
 // ?utm_source=openai (or &utm_source=openai) OpenAI appends stays and
 // extraction strips it when matching domains. An answer may have no
 // citations even when the model searched.
-type OpenAI struct {
-	key   string
-	model string
-	base  string
-	t     transport
-}
+type OpenAI struct{ answerAPI }
 
 // NewOpenAI returns the chatgpt adapter.
 func NewOpenAI(cfg OpenAIConfig, o Options) *OpenAI {
-	return &OpenAI{key: cfg.APIKey, model: cmp.Or(cfg.Model, DefaultOpenAIModel),
-		base: cmp.Or(trimBase(cfg.BaseURL, "v1"), DefaultOpenAIBaseURL), t: newTransport(o)}
+	return &OpenAI{answerAPI{engine: sightline.EngineChatGPT, provider: "OpenAI", key: cfg.APIKey,
+		model: cmp.Or(cfg.Model, DefaultOpenAIModel), base: cmp.Or(trimBase(cfg.BaseURL, "v1"), DefaultOpenAIBaseURL),
+		t: newTransport(o)}}
 }
 
 type openAIRequest struct {
@@ -77,19 +73,12 @@ type openAILocation struct {
 
 // Ask asks ChatGPT one pass of a check.
 func (a *OpenAI) Ask(ctx context.Context, req ingest.Request) (ingest.Capture, error) {
-	if req.Engine != sightline.EngineChatGPT {
-		return ingest.Capture{}, newError(req.Engine, Rejected, "the OpenAI adapter serves chatgpt only")
-	}
 	tool := openAITool{Type: "web_search"}
 	if req.Country != "" {
 		tool.UserLocation = &openAILocation{Type: "approximate", Country: req.Country}
 	}
-	data, err := a.t.postJSON(ctx, req.Engine, a.base+"/v1/responses", "Bearer "+a.key,
-		openAIRequest{Model: a.model, Input: req.QueryText, Tools: []openAITool{tool}})
-	if err != nil {
-		return ingest.Capture{}, err
-	}
-	return a.t.answerCapture(req.Engine, data, parseOpenAI)
+	return a.ask(ctx, req.Engine, "/v1/responses",
+		openAIRequest{Model: a.model, Input: req.QueryText, Tools: []openAITool{tool}}, parseOpenAI)
 }
 
 type openAIResponse struct {

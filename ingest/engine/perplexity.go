@@ -44,17 +44,13 @@ type PerplexityConfig struct {
 // first marker naming them, as for every engine; sources the text never
 // marks follow in Perplexity's order (Perplexity lists them with the
 // answer). Duplicated URLs count once.
-type Perplexity struct {
-	key   string
-	model string
-	base  string
-	t     transport
-}
+type Perplexity struct{ answerAPI }
 
 // NewPerplexity returns the perplexity adapter.
 func NewPerplexity(cfg PerplexityConfig, o Options) *Perplexity {
-	return &Perplexity{key: cfg.APIKey, model: cmp.Or(cfg.Model, DefaultPerplexityModel),
-		base: cmp.Or(trimBase(cfg.BaseURL, ""), DefaultPerplexityBaseURL), t: newTransport(o)}
+	return &Perplexity{answerAPI{engine: sightline.EnginePerplexity, provider: "Perplexity", key: cfg.APIKey,
+		model: cmp.Or(cfg.Model, DefaultPerplexityModel), base: cmp.Or(trimBase(cfg.BaseURL, ""), DefaultPerplexityBaseURL),
+		t: newTransport(o)}}
 }
 
 type perplexityRequest struct {
@@ -76,19 +72,12 @@ type perplexitySearchOption struct {
 
 // Ask asks Perplexity one pass of a check.
 func (a *Perplexity) Ask(ctx context.Context, req ingest.Request) (ingest.Capture, error) {
-	if req.Engine != sightline.EnginePerplexity {
-		return ingest.Capture{}, newError(req.Engine, Rejected, "the Perplexity adapter serves perplexity only")
-	}
 	in := perplexityRequest{Model: a.model, Messages: []perplexityMessage{{Role: "user", Content: req.QueryText}}}
 	if req.Country != "" {
 		in.WebSearchOptions = &perplexitySearchOption{}
 		in.WebSearchOptions.UserLocation.Country = req.Country
 	}
-	data, err := a.t.postJSON(ctx, req.Engine, a.base+"/chat/completions", "Bearer "+a.key, in)
-	if err != nil {
-		return ingest.Capture{}, err
-	}
-	return a.t.answerCapture(req.Engine, data, parsePerplexity)
+	return a.ask(ctx, req.Engine, "/chat/completions", in, parsePerplexity)
 }
 
 type perplexityResponse struct {

@@ -58,6 +58,11 @@ func FromEnv(getenv func(string) string, fallback ingest.Engine, client *http.Cl
 	env := func(name string) string { return strings.TrimSpace(getenv(name)) }
 	routes := make(map[sightline.Engine]ingest.Engine, len(sightline.Engines))
 	providers := make(map[sightline.Engine]string, len(sightline.Engines))
+	route := func(provider string, to ingest.Engine, engines ...sightline.Engine) {
+		for _, e := range engines {
+			routes[e], providers[e] = to, provider
+		}
+	}
 	switch mode := env("SIGHTLINE_ENGINES"); mode {
 	case "", "simulator":
 		if fallback == nil {
@@ -70,9 +75,7 @@ func FromEnv(getenv func(string) string, fallback ingest.Engine, client *http.Cl
 		if most > 0 {
 			fallback = &delayed{Engine: fallback, least: least, most: most}
 		}
-		for _, e := range sightline.Engines {
-			routes[e], providers[e] = fallback, ProviderSimulator
-		}
+		route(ProviderSimulator, fallback, sightline.Engines...)
 		return &Router{routes: routes, providers: providers}, nil
 	case "live":
 	default:
@@ -104,18 +107,10 @@ func FromEnv(getenv func(string) string, fallback ingest.Engine, client *http.Cl
 	}
 	o := Options{Client: client, Timeout: timeout}
 
-	routes[sightline.EngineChatGPT] = NewOpenAI(OpenAIConfig{
-		APIKey:  need("OPENAI_API_KEY", "chatgpt"),
-		Model:   env("OPENAI_MODEL"),
-		BaseURL: base("OPENAI_BASE_URL"),
-	}, o)
-	providers[sightline.EngineChatGPT] = ProviderOpenAI
-	routes[sightline.EnginePerplexity] = NewPerplexity(PerplexityConfig{
-		APIKey:  need("PERPLEXITY_API_KEY", "perplexity"),
-		Model:   env("PERPLEXITY_MODEL"),
-		BaseURL: base("PERPLEXITY_BASE_URL"),
-	}, o)
-	providers[sightline.EnginePerplexity] = ProviderPerplexity
+	route(ProviderOpenAI, NewOpenAI(OpenAIConfig{APIKey: need("OPENAI_API_KEY", "chatgpt"),
+		Model: env("OPENAI_MODEL"), BaseURL: base("OPENAI_BASE_URL")}, o), sightline.EngineChatGPT)
+	route(ProviderPerplexity, NewPerplexity(PerplexityConfig{APIKey: need("PERPLEXITY_API_KEY", "perplexity"),
+		Model: env("PERPLEXITY_MODEL"), BaseURL: base("PERPLEXITY_BASE_URL")}, o), sightline.EnginePerplexity)
 
 	google := []sightline.Engine{sightline.EngineGoogleSERP, sightline.EngineGoogleAIOverview, sightline.EngineGoogleAIMode}
 	switch provider := env("SERP_PROVIDER"); provider {
@@ -124,25 +119,18 @@ func FromEnv(getenv func(string) string, fallback ingest.Engine, client *http.Cl
 			APIKey:  need("SERPAPI_API_KEY", "google_serp, google_ai_overview, google_ai_mode and google_shopping"),
 			BaseURL: base("SERPAPI_BASE_URL"),
 		}, o)
-		for _, e := range google {
-			routes[e], providers[e] = serp, ProviderSerpAPI
-		}
-		routes[sightline.EngineGoogleShopping] = serp
-		providers[sightline.EngineGoogleShopping] = ProviderSerpAPI
+		route(ProviderSerpAPI, serp, append(google, sightline.EngineGoogleShopping)...)
 	case "dataforseo":
 		dfs := NewDataForSEO(DataForSEOConfig{
 			Login:    need("DATAFORSEO_LOGIN", "google_serp, google_ai_overview and google_ai_mode"),
 			Password: need("DATAFORSEO_PASSWORD", "google_serp, google_ai_overview and google_ai_mode"),
 			BaseURL:  base("DATAFORSEO_BASE_URL"),
 		}, o)
-		for _, e := range google {
-			routes[e], providers[e] = dfs, ProviderDataForSEO
-		}
-		routes[sightline.EngineGoogleShopping] = NewSerpAPI(SerpAPIConfig{
+		route(ProviderDataForSEO, dfs, google...)
+		route(ProviderSerpAPI, NewSerpAPI(SerpAPIConfig{
 			APIKey:  need("SERPAPI_API_KEY", "google_shopping, which DataForSEO has no live endpoint for"),
 			BaseURL: base("SERPAPI_BASE_URL"),
-		}, o)
-		providers[sightline.EngineGoogleShopping] = ProviderSerpAPI
+		}, o), sightline.EngineGoogleShopping)
 	default:
 		errs = append(errs, fmt.Errorf("SERP_PROVIDER=%q: want serpapi or dataforseo", provider))
 	}

@@ -84,14 +84,33 @@ func (t transport) postJSON(ctx context.Context, engine sightline.Engine, url, a
 	return t.exchange(ctx, engine, request{method: http.MethodPost, url: url, header: jsonHeader(auth), body: body})
 }
 
-// answerCapture is the capture of the AI answer parse reads from data.
-func (t transport) answerCapture(engine sightline.Engine, data []byte,
+// answerAPI is an AI answer provider's API, reached with a bearer key,
+// that serves one engine: OpenAI's and Perplexity's.
+type answerAPI struct {
+	engine   sightline.Engine
+	provider string // names the adapter in errors
+	key      string
+	model    string
+	base     string
+	t        transport
+}
+
+// ask posts in to path and returns the capture of the answer parse reads
+// from the response. A request for another engine is Rejected.
+func (a answerAPI) ask(ctx context.Context, engine sightline.Engine, path string, in any,
 	parse func(sightline.Engine, []byte) (*ingest.Answer, *Error)) (ingest.Capture, error) {
+	if engine != a.engine {
+		return ingest.Capture{}, newError(engine, Rejected, "the %s adapter serves %s only", a.provider, a.engine)
+	}
+	data, err := a.t.postJSON(ctx, engine, a.base+path, "Bearer "+a.key, in)
+	if err != nil {
+		return ingest.Capture{}, err
+	}
 	answer, perr := parse(engine, data)
 	if perr != nil {
 		return ingest.Capture{}, perr
 	}
-	return ingest.Capture{Engine: engine, CapturedAt: t.capturedAt(), Answer: answer}, nil
+	return ingest.Capture{Engine: engine, CapturedAt: a.t.capturedAt(), Answer: answer}, nil
 }
 
 // exchange sends r and returns the body of a 2xx answer. Any other outcome

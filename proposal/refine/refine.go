@@ -75,6 +75,17 @@ func stringsSchema(key string) map[string]any {
 	}
 }
 
+// askNames asks for a list of names, answered as {"names": [...]}.
+func (o *OpenAI) askNames(ctx context.Context, name, instructions string, input any) ([]string, error) {
+	var out struct {
+		Names []string `json:"names"`
+	}
+	if err := o.ask(ctx, name, instructions, input, stringsSchema("names"), &out); err != nil {
+		return nil, err
+	}
+	return out.Names, nil
+}
+
 // ClusterNames asks for a short name for each group of keyword queries;
 // local are the names the local method gave, as a hint. It returns one
 // name per group, as the model wrote it: callers check them.
@@ -87,22 +98,19 @@ func (o *OpenAI) ClusterNames(ctx context.Context, groups [][]string, local []st
 	for i, g := range groups {
 		in[i] = group{Queries: g, LocalName: local[i]}
 	}
-	var out struct {
-		Names []string `json:"names"`
-	}
-	err := o.ask(ctx, "cluster_names",
+	names, err := o.askNames(ctx, "cluster_names",
 		"You name keyword clusters for an SEO and AI-visibility tool. For each group of search queries, give one "+
 			"short topic name (1 to 4 words, lower case, no punctuation, no quotes) that says what the queries are "+
 			"about, not who they are for or what kind of answer they want. Answer with exactly one name per group, "+
 			"in the order given; keep currentName when it is already the best name; never give two groups the same name.",
-		in, stringsSchema("names"), &out)
+		in)
 	if err != nil {
 		return nil, err
 	}
-	if len(out.Names) != len(groups) {
-		return nil, fmt.Errorf("model gave %d names for %d groups", len(out.Names), len(groups))
+	if len(names) != len(groups) {
+		return nil, fmt.Errorf("model gave %d names for %d groups", len(names), len(groups))
 	}
-	return out.Names, nil
+	return names, nil
 }
 
 // BrandNames asks for the other ways a brand is written: spellings,
@@ -110,19 +118,12 @@ func (o *OpenAI) ClusterNames(ctx context.Context, groups [][]string, local []st
 // proposed or entered, which the model need not repeat.
 func (o *OpenAI) BrandNames(ctx context.Context, name string, domains, known []string) ([]string, error) {
 	in := map[string]any{"brandName": name, "websiteDomains": domains, "knownNames": known}
-	var out struct {
-		Names []string `json:"names"`
-	}
-	err := o.ask(ctx, "brand_names",
+	return o.askNames(ctx, "brand_names",
 		"You help a brand-monitoring tool find how answers and web pages write a brand's name. Given the brand's "+
 			"name and website domains, list other names it is commonly written as: other spellings and spacings, "+
 			"abbreviations, the names of its main products, former names. Only names of this brand that you are "+
 			"confident about; nothing generic; none of knownNames; at most 10.",
-		in, stringsSchema("names"), &out)
-	if err != nil {
-		return nil, err
-	}
-	return out.Names, nil
+		in)
 }
 
 // request is a Responses API request with a JSON schema output format.
