@@ -58,21 +58,21 @@ const maxRunErrorLength = 1000
 
 // Scheduling.
 
-// ScheduleCursor is where a scheduling pass has got to in the order of
-// least recently checked first: never-checked queries first, then by
-// lastCheckedAt, ties by id. The zero cursor is the start.
+// ScheduleCursor is where a scheduling pass has got to in the order the
+// queries fell due: never-checked queries first, then by the time they
+// became due (last check plus their frequency's interval), ties by id.
+// The zero cursor is the start.
 type ScheduleCursor struct {
-	lastCheckedAt *time.Time
-	id            uuid.UUID
+	dueAt *time.Time
+	id    uuid.UUID
 }
 
-// key is the cursor as the staleness key of tracked_queries_staleness:
-// coalesce(last_checked_at, '-infinity') and id.
+// key is the cursor as the key of tracked_queries_schedule: dueKey and id.
 func (c ScheduleCursor) key() (pgtype.Timestamptz, uuid.UUID) {
-	if c.lastCheckedAt == nil {
+	if c.dueAt == nil {
 		return pgtype.Timestamptz{InfinityModifier: pgtype.NegativeInfinity, Valid: true}, c.id
 	}
-	return pgtype.Timestamptz{Time: *c.lastCheckedAt, Valid: true}, c.id
+	return pgtype.Timestamptz{Time: *c.dueAt, Valid: true}, c.id
 }
 
 // ScheduledBatch is the outcome of one batch of the scheduler.
@@ -87,19 +87,18 @@ type ScheduledBatch struct {
 	Done bool
 }
 
-// stalenessKey is tracked_queries_staleness's key of tracked query q.
-const stalenessKey = `coalesce(q.last_checked_at, '-infinity')`
+// dueKey is tracked_queries_schedule's key of tracked query q: when it is next
+// due, -infinity when never checked.
+const dueKey = `check_due_at(q.last_checked_at, q.check_frequency)`
 
 // ScheduleDueChecks schedules the due queries among the next window of
-// size active queries after cursor, in the order of least recently checked
-// first, and returns where the next window starts. A window holds every
-// active query whose last check is at least a day old (the shortest
-// interval), due or not, so that it is found by walking
-// tracked_queries_staleness in key order whatever the planner estimates.
+// size due active queries after cursor, in the order they fell due (never
+// checked first), and returns where the next window starts. The window is
+// found by walking tracked_queries_schedule in key order, whatever the planner
+// estimates; queries not due yet are never read.
 //
-// The window's queries that are due, in one set-based statement: of an
-// active project of an active organization, last checked longer ago than
-// their frequency's interval (never checked: due), with no run in flight
+// The window's queries to schedule, in one set-based statement: of an
+// active project of an active organization, with no run in flight
 // on their engine and no run failed in the last FailedCheckBackoff; they
 // are locked FOR UPDATE SKIP LOCKED, so a concurrent scheduler takes other
 // queries. The current entitled contract of each organization concerned
@@ -117,10 +116,10 @@ func ScheduleDueChecks(ctx context.Context, tx pgx.Tx, cursor ScheduleCursor, si
 	var end pgtype.Timestamptz
 	var endID uuid.UUID
 	err := tx.QueryRow(ctx, `
-		SELECT `+stalenessKey+`, q.id FROM tracked_queries q
-		WHERE q.status = 'active' AND `+stalenessKey+` <= now() - interval '1 day'
-		  AND (`+stalenessKey+`, q.id) > ($1::timestamptz, $2::uuid)
-		ORDER BY `+stalenessKey+`, q.id OFFSET $3 LIMIT 1`, after, afterID, size-1).Scan(&end, &endID)
+		SELECT `+dueKey+`, q.id FROM tracked_queries q
+		WHERE q.status = 'active' AND `+dueKey+` <= now()
+		  AND (`+dueKey+`, q.id) > ($1::timestamptz, $2::uuid)
+		ORDER BY `+dueKey+`, q.id OFFSET $3 LIMIT 1`, after, afterID, size-1).Scan(&end, &endID)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		// The rest fits in this window.
@@ -131,7 +130,7 @@ func ScheduleDueChecks(ctx context.Context, tx pgx.Tx, cursor ScheduleCursor, si
 	}
 	batch.Next = ScheduleCursor{id: endID}
 	if end.InfinityModifier == pgtype.Finite {
-		batch.Next.lastCheckedAt = &end.Time
+		batch.Next.dueAt = &end.Time
 	}
 	ids := make([]uuid.UUID, size)
 	for i := range ids {
@@ -142,15 +141,14 @@ func ScheduleDueChecks(ctx context.Context, tx pgx.Tx, cursor ScheduleCursor, si
 	}
 	rows, err := tx.Query(ctx, `
 		WITH due AS MATERIALIZED (
-			SELECT q.id, q.project_id, p.organization_id, q.engine, q.n_passes, q.last_checked_at
+			SELECT q.id, q.project_id, p.organization_id, q.engine, q.n_passes, `+dueKey+` AS due_at
 			FROM tracked_queries q
 			JOIN projects p ON p.id = q.project_id
 			JOIN organizations o ON o.id = p.organization_id
 			WHERE q.status = 'active' AND p.status = 'active' AND o.status = 'active'
-			  AND (`+stalenessKey+`, q.id) > ($1::timestamptz, $2::uuid)
-			  AND (`+stalenessKey+`, q.id) <= ($3::timestamptz, $4::uuid)
-			  AND `+stalenessKey+` <= now() - interval '1 day'
-			  AND (q.last_checked_at IS NULL OR q.last_checked_at <= now() - `+dueInterval+`)
+			  AND (`+dueKey+`, q.id) > ($1::timestamptz, $2::uuid)
+			  AND (`+dueKey+`, q.id) <= ($3::timestamptz, $4::uuid)
+			  AND `+dueKey+` <= now()
 			  AND NOT (p.organization_id = ANY ($5::uuid[]))
 			  AND NOT EXISTS (SELECT 1 FROM check_runs r
 			                  WHERE r.tracked_query_id = q.id AND r.engine = q.engine AND `+openRun+`)
@@ -170,9 +168,9 @@ func ScheduleDueChecks(ctx context.Context, tx pgx.Tx, cursor ScheduleCursor, si
 		), ranked AS MATERIALIZED (
 			SELECT d.*, b.id AS subscription_id,
 			       coalesce(sum(d.n_passes) OVER (PARTITION BY d.organization_id
-			                                      ORDER BY coalesce(d.last_checked_at, '-infinity'), d.id) <= b.available,
+			                                      ORDER BY d.due_at, d.id) <= b.available,
 			                false) AS fits,
-			       row_number() OVER (ORDER BY coalesce(d.last_checked_at, '-infinity'), d.id) AS rn
+			       row_number() OVER (ORDER BY d.due_at, d.id) AS rn
 			FROM due d LEFT JOIN budgets b ON b.organization_id = d.organization_id
 		), inserted AS (
 			INSERT INTO check_runs (id, organization_id, project_id, tracked_query_id, subscription_id,
