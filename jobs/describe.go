@@ -22,16 +22,12 @@ import (
 // enqueues it in its own transaction; replacing the brand lists does not
 // regenerate the description.
 type DescribeBrandArgs struct {
+	onMaintenanceQueue
 	ProjectID uuid.UUID `json:"projectId"`
 }
 
 // Kind names the job on the queue.
 func (DescribeBrandArgs) Kind() string { return "brand_description" }
-
-// InsertOpts puts the job on the maintenance queue.
-func (DescribeBrandArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: MaintenanceQueue}
-}
 
 // maxDescriptionRunes bounds a stored description.
 const maxDescriptionRunes = 1000

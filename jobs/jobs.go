@@ -118,30 +118,14 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 			ProposalQueue:      {MaxWorkers: cfg.ProposalWorkers},
 		}
 		riverCfg.PeriodicJobs = []*river.PeriodicJob{
-			river.NewPeriodicJob(river.PeriodicInterval(15*time.Minute),
-				func() (river.JobArgs, *river.InsertOpts) { return PruneArgs{}, nil },
-				&river.PeriodicJobOpts{RunOnStart: true, ID: "prune"}),
-			river.NewPeriodicJob(river.PeriodicInterval(StatsInterval),
-				func() (river.JobArgs, *river.InsertOpts) { return MembershipStatsArgs{}, nil },
-				&river.PeriodicJobOpts{RunOnStart: true, ID: "organization_membership_stats"}),
-			river.NewPeriodicJob(river.PeriodicInterval(StatsInterval),
-				func() (river.JobArgs, *river.InsertOpts) { return ProjectedChecksArgs{}, nil },
-				&river.PeriodicJobOpts{RunOnStart: true, ID: "organization_projected_checks"}),
-			river.NewPeriodicJob(river.PeriodicInterval(SweepTrackedQuerySearchInterval),
-				func() (river.JobArgs, *river.InsertOpts) { return SweepTrackedQuerySearchArgs{}, nil },
-				&river.PeriodicJobOpts{RunOnStart: true, ID: "tracked_query_search_sweep"}),
-			river.NewPeriodicJob(river.PeriodicInterval(ScheduleChecksInterval),
-				func() (river.JobArgs, *river.InsertOpts) { return ScheduleChecksArgs{}, nil },
-				&river.PeriodicJobOpts{RunOnStart: true, ID: "check_schedule"}),
-			river.NewPeriodicJob(river.PeriodicInterval(ReapCheckRunsInterval),
-				func() (river.JobArgs, *river.InsertOpts) { return ReapCheckRunsArgs{}, nil },
-				&river.PeriodicJobOpts{RunOnStart: true, ID: "check_run_reap"}),
-			river.NewPeriodicJob(river.PeriodicInterval(RelayCheckAnswersInterval),
-				func() (river.JobArgs, *river.InsertOpts) { return RelayCheckAnswersArgs{}, nil },
-				&river.PeriodicJobOpts{RunOnStart: true, ID: "check_answer_relay"}),
-			river.NewPeriodicJob(river.PeriodicInterval(ProposalMaintenanceInterval),
-				func() (river.JobArgs, *river.InsertOpts) { return ProposalMaintenanceArgs{}, nil },
-				&river.PeriodicJobOpts{RunOnStart: true, ID: "proposal_maintenance"}),
+			periodic(15*time.Minute, PruneArgs{}, "prune"),
+			periodic(StatsInterval, MembershipStatsArgs{}, "organization_membership_stats"),
+			periodic(StatsInterval, ProjectedChecksArgs{}, "organization_projected_checks"),
+			periodic(SweepTrackedQuerySearchInterval, SweepTrackedQuerySearchArgs{}, "tracked_query_search_sweep"),
+			periodic(ScheduleChecksInterval, ScheduleChecksArgs{}, "check_schedule"),
+			periodic(ReapCheckRunsInterval, ReapCheckRunsArgs{}, "check_run_reap"),
+			periodic(RelayCheckAnswersInterval, RelayCheckAnswersArgs{}, "check_answer_relay"),
+			periodic(ProposalMaintenanceInterval, ProposalMaintenanceArgs{}, "proposal_maintenance"),
 			// (end of periodic jobs)
 		}
 	}
@@ -150,6 +134,22 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 		return nil, fmt.Errorf("creating river client: %w", err)
 	}
 	return client, nil
+}
+
+// onMaintenanceQueue, embedded in a job's args, puts the job on the
+// maintenance queue.
+type onMaintenanceQueue struct{}
+
+// InsertOpts puts the job on the maintenance queue.
+func (onMaintenanceQueue) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: MaintenanceQueue}
+}
+
+// periodic runs the job of args every interval, and once at start.
+func periodic(every time.Duration, args river.JobArgs, id string) *river.PeriodicJob {
+	return river.NewPeriodicJob(river.PeriodicInterval(every),
+		func() (river.JobArgs, *river.InsertOpts) { return args, nil },
+		&river.PeriodicJobOpts{RunOnStart: true, ID: id})
 }
 
 // PruneArgs asks for expired request state to be deleted.

@@ -487,15 +487,10 @@ func (w *ProposalWorker) discoverKeywords(ctx context.Context, pj *oltp.Proposal
 
 // ProposalMaintenanceArgs asks for the proposal jobs River gave up on to be
 // failed and those past their retention to be deleted.
-type ProposalMaintenanceArgs struct{}
+type ProposalMaintenanceArgs struct{ onMaintenanceQueue }
 
 // Kind names the job on the queue.
 func (ProposalMaintenanceArgs) Kind() string { return "proposal_maintenance" }
-
-// InsertOpts puts the job on the maintenance queue.
-func (ProposalMaintenanceArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: MaintenanceQueue}
-}
 
 // ProposalMaintenanceInterval is how often proposal jobs are looked after.
 const ProposalMaintenanceInterval = 5 * time.Minute

@@ -6,22 +6,16 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/riverqueue/river"
 
 	"github.com/sightline/sightline/oltp"
 )
 
 // ReapCheckRunsArgs asks for the check runs River gave up on to be failed
 // (oltp.FailAbandonedCheckRuns).
-type ReapCheckRunsArgs struct{}
+type ReapCheckRunsArgs struct{ onMaintenanceQueue }
 
 // Kind names the job on the queue.
 func (ReapCheckRunsArgs) Kind() string { return "check_run_reap" }
-
-// InsertOpts puts the job on the maintenance queue.
-func (ReapCheckRunsArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: MaintenanceQueue}
-}
 
 // ReapCheckRunsInterval is how often abandoned runs are looked for. River
 // keeps discarded jobs for days, far longer than this.

@@ -18,6 +18,7 @@ import (
 // transaction, which also registered the cascade (oltp.BeginCascade) and
 // set the project's data_dirty_since.
 type TrackedQueryCascadeArgs struct {
+	onMaintenanceQueue
 	ProjectID       uuid.UUID   `json:"projectId"`
 	CascadeID       uuid.UUID   `json:"cascadeId"`
 	TrackedQueryIDs []uuid.UUID `json:"trackedQueryIds"`
@@ -25,11 +26,6 @@ type TrackedQueryCascadeArgs struct {
 
 // Kind names the job on the queue.
 func (TrackedQueryCascadeArgs) Kind() string { return "tracked_query_cascade" }
-
-// InsertOpts puts the job on the maintenance queue.
-func (TrackedQueryCascadeArgs) InsertOpts() river.InsertOpts {
-	return river.InsertOpts{Queue: MaintenanceQueue}
-}
 
 // cascade names the project and the ledger entry of its cascade.
 func (a TrackedQueryCascadeArgs) cascade() (projectID, cascadeID uuid.UUID) {
