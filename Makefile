@@ -69,6 +69,7 @@ bench: migrate
 	CHECKS_PASSES=20000 CHECKS_LATENCY=5s-30s CHECKS_WORKERS=10000 benchmarks/checks.sh
 	go run ./benchmarks/ingest
 	go run ./benchmarks/ingest -passes 100000 -workers 8 -per-write 1000 -in-flight 4 -flush-rows 200000
+	go run ./benchmarks/ingest -passes 100000 -workers 8 -per-write 1000 -in-flight 4 -flush-rows 200000 -prepared
 	go run ./benchmarks/extraction -n 5000
 	benchmarks/analytics.sh
 
