@@ -84,13 +84,5 @@ func Keywords(ctx context.Context, db DBTX, f KeywordFilter) ([]Keyword, error) 
 	if err != nil {
 		return nil, fmt.Errorf("building keywords: %w", err)
 	}
-	rows, err := db.Query(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("reading keywords: %w", err)
-	}
-	keywords, err := pgx.CollectRows(rows, pgx.RowToStructByName[Keyword])
-	if err != nil {
-		return nil, fmt.Errorf("reading keywords: %w", err)
-	}
-	return keywords, nil
+	return queryRows(ctx, db, pgx.RowToStructByName[Keyword], "reading keywords", query, args...)
 }

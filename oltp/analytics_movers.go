@@ -32,13 +32,5 @@ func TrackedQueryLabels(ctx context.Context, db DBTX, projectID uuid.UUID, engin
 	if err != nil {
 		return nil, fmt.Errorf("building tracked query labels: %w", err)
 	}
-	rows, err := db.Query(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("reading tracked query labels: %w", err)
-	}
-	labels, err := pgx.CollectRows(rows, pgx.RowToStructByName[TrackedQueryLabel])
-	if err != nil {
-		return nil, fmt.Errorf("reading tracked query labels: %w", err)
-	}
-	return labels, nil
+	return queryRows(ctx, db, pgx.RowToStructByName[TrackedQueryLabel], "reading tracked query labels", query, args...)
 }

@@ -87,18 +87,8 @@ func getOrganization(ctx context.Context, db DBTX, id uuid.UUID, lock bool) (*Or
 	if lock {
 		query += " FOR UPDATE"
 	}
-	rows, err := db.Query(ctx, query, id)
-	if err != nil {
-		return nil, fmt.Errorf("reading organization: %w", err)
-	}
-	org, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Organization])
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found.")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading organization: %w", err)
-	}
-	return &org, nil
+	return queryOne[Organization](ctx, db, sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found."),
+		"reading organization", query, id)
 }
 
 // TextChange is one field of a patch: when Set, the field becomes Value
