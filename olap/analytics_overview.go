@@ -3,11 +3,11 @@ package olap
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
 )
 
@@ -120,7 +120,8 @@ func (a *Analytics) projectSums(ctx context.Context, projects []OverviewProject,
 	}
 	cur := Scope{From: from, To: to}.bounded()
 	prev := Scope{From: from, To: to}.Previous().bounded()
-	rows, err := a.Conn.Query(ctx, `
+	out := map[uuid.UUID]projectSums{}
+	err := scanRows(ctx, a.Conn, "reading project sums", `
 		SELECT 0 AS arm, project_id, sum(passes) AS ai_passes, sum(mention_count) AS mention_count,
 		       sum(mention_position_sum) AS mention_sum, toFloat64(0) AS own_worth, toFloat64(0) AS all_worth,
 		       toUInt64(0) AS all_mentions, toUInt64(0) AS positive, toUInt64(0) AS neutral, toUInt64(0) AS negative
@@ -154,21 +155,14 @@ func (a *Analytics) projectSums(ctx context.Context, projects []OverviewProject,
 			WHERE project_id IN ? AND day >= ? AND day <= ?
 			GROUP BY project_id, relation
 		)
-		GROUP BY project_id`,
-		ids, cur.From, cur.To, ids, cur.From, cur.To, ids, prev.From, prev.To)
-	if err != nil {
-		return nil, fmt.Errorf("reading project sums: %w", err)
-	}
-	defer rows.Close()
-	out := map[uuid.UUID]projectSums{}
-	for rows.Next() {
+		GROUP BY project_id`, []any{ids, cur.From, cur.To, ids, cur.From, cur.To, ids, prev.From, prev.To}, func(rows driver.Rows) error {
 		var arm uint8
 		var id uuid.UUID
 		var r rankSums
 		var v voiceSums
 		if err := rows.Scan(&arm, &id, &r.aiPasses, &r.mention.count, &r.mention.sum,
 			&v.worth, &v.allWorth, &v.allMentions, &v.positive, &v.neutral, &v.negative); err != nil {
-			return nil, fmt.Errorf("reading project sums: %w", err)
+			return err
 		}
 		s := out[id]
 		switch arm {
@@ -180,9 +174,10 @@ func (a *Analytics) projectSums(ctx context.Context, projects []OverviewProject,
 			s.prev = v
 		}
 		out[id] = s
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading project sums: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -60,7 +60,8 @@ type BrandMention struct {
 // were untracked when captured, most named first.
 func (d Discovery) UntrackedMentions(ctx context.Context, f DiscoveryFilter) ([]BrandMention, error) {
 	where, args := f.where()
-	rows, err := d.Conn.Query(ctx, `
+	var out []BrandMention
+	err := scanRows(ctx, d.Conn, "reading untracked mentions", `
 		SELECT min(brand_name) AS name, count() AS answers, sum(1 / sqrt(position)) AS weight,
 		       sum(position) AS position_sum, countIf(mention_type != 'reference') AS brand_answers,
 		       sumIf(1 / sqrt(position), mention_type != 'reference') AS brand_weight
@@ -68,25 +69,20 @@ func (d Discovery) UntrackedMentions(ctx context.Context, f DiscoveryFilter) ([]
 		WHERE `+where+` AND relation = 'untracked-competitor'
 		GROUP BY lower(brand_name)
 		ORDER BY answers DESC, name
-		LIMIT ?`, append(args, discoveryLimit)...)
-	if err != nil {
-		return nil, fmt.Errorf("reading untracked mentions: %w", err)
-	}
-	defer rows.Close()
-	var out []BrandMention
-	for rows.Next() {
+		LIMIT ?`, append(args, discoveryLimit), func(rows driver.Rows) error {
 		var (
 			m                             BrandMention
 			answers, posSum, brandAnswers uint64
 		)
 		if err := rows.Scan(&m.Name, &answers, &m.Weight, &posSum, &brandAnswers, &m.BrandWeight); err != nil {
-			return nil, fmt.Errorf("reading untracked mentions: %w", err)
+			return err
 		}
 		m.Answers, m.PositionSum, m.BrandAnswers = int(answers), float64(posSum), int(brandAnswers)
 		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading untracked mentions: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -147,26 +143,22 @@ func (d Discovery) UntrackedCitedDomains(ctx context.Context, f DiscoveryFilter)
 }
 
 func (d Discovery) domains(ctx context.Context, what, query string, args []any) ([]DomainPresence, error) {
-	rows, err := d.Conn.Query(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	defer rows.Close()
 	var out []DomainPresence
-	for rows.Next() {
+	err := scanRows(ctx, d.Conn, what, query, args, func(rows driver.Rows) error {
 		var (
 			p     DomainPresence
 			items uint64
 			best  uint16
 		)
 		if err := rows.Scan(&p.Domain, &items, &p.Weight, &best, &p.Label); err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
+			return err
 		}
 		p.Items, p.BestRank = int(items), int(best)
 		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
