@@ -30,8 +30,16 @@ type Overview struct {
 // with the share of voice's change against the previous window (current
 // minus previous).
 type OverviewRow struct {
-	ProjectID               uuid.UUID `json:"projectId"`
-	Name                    string    `json:"name"`
+	ProjectID uuid.UUID `json:"projectId"`
+	Name      string    `json:"name"`
+	OverviewFigures
+	TrackedQueryCount int      `json:"trackedQueryCount"`
+	TrendShareOfVoice *float64 `json:"trendShareOfVoice"`
+}
+
+// OverviewFigures are the own brand's figures the overview shows for a
+// project and for all of them together.
+type OverviewFigures struct {
 	ShareOfVoice            *float64  `json:"shareOfVoice"`
 	ShareOfVoiceInterval    *Interval `json:"shareOfVoiceInterval"`
 	MentionRate             *float64  `json:"mentionRate"`
@@ -39,23 +47,26 @@ type OverviewRow struct {
 	AvgMentionPosition      *float64  `json:"avgMentionPosition"`
 	PositivityIndex         *float64  `json:"positivityIndex"`
 	PositivityIndexInterval *Interval `json:"positivityIndexInterval"`
-	TrackedQueryCount       int       `json:"trackedQueryCount"`
-	TrendShareOfVoice       *float64  `json:"trendShareOfVoice"`
+}
+
+// overviewFiguresOf computes the figures of the own brand's rank sums and
+// the voice sums of the same window.
+func overviewFiguresOf(r rankSums, v voiceSums) OverviewFigures {
+	var f OverviewFigures
+	f.ShareOfVoice, f.ShareOfVoiceInterval = v.shareOfVoice()
+	f.MentionRate, f.MentionRateInterval = rate(r.mention.count, r.aiPasses)
+	f.AvgMentionPosition = r.mention.avg()
+	f.PositivityIndex, f.PositivityIndexInterval = v.positivityIndex()
+	return f
 }
 
 // OverviewAggregate is the own brand's figures over every listed project
 // together: pooled sums, so a project weighs by how much was captured for
 // it, not one vote each.
 type OverviewAggregate struct {
-	ShareOfVoice            *float64  `json:"shareOfVoice"`
-	ShareOfVoiceInterval    *Interval `json:"shareOfVoiceInterval"`
-	MentionRate             *float64  `json:"mentionRate"`
-	MentionRateInterval     *Interval `json:"mentionRateInterval"`
-	AvgMentionPosition      *float64  `json:"avgMentionPosition"`
-	PositivityIndex         *float64  `json:"positivityIndex"`
-	PositivityIndexInterval *Interval `json:"positivityIndexInterval"`
-	TotalTrackedQueries     int       `json:"totalTrackedQueries"`
-	ProjectCount            int       `json:"projectCount"`
+	OverviewFigures
+	TotalTrackedQueries int `json:"totalTrackedQueries"`
+	ProjectCount        int `json:"projectCount"`
 }
 
 // projectSums are a project's own-brand sums in the current and the
@@ -84,11 +95,8 @@ func (a *Analytics) Overview(ctx context.Context, projects []OverviewProject, fr
 		all.ranks.add(s.ranks)
 		all.cur.add(s.cur)
 		all.prev.add(s.prev)
-		row := OverviewRow{ProjectID: p.ID, Name: p.Name, TrackedQueryCount: p.TrackedQueryCount}
-		row.ShareOfVoice, row.ShareOfVoiceInterval = s.cur.shareOfVoice()
-		row.MentionRate, row.MentionRateInterval = rate(s.ranks.mention.count, s.ranks.aiPasses)
-		row.AvgMentionPosition = s.ranks.mention.avg()
-		row.PositivityIndex, row.PositivityIndexInterval = s.cur.positivityIndex()
+		row := OverviewRow{ProjectID: p.ID, Name: p.Name, TrackedQueryCount: p.TrackedQueryCount,
+			OverviewFigures: overviewFiguresOf(s.ranks, s.cur)}
 		prev, _ := s.prev.shareOfVoice()
 		row.TrendShareOfVoice = trend(row.ShareOfVoice, prev)
 		out.Projects = append(out.Projects, row)
@@ -100,10 +108,7 @@ func (a *Analytics) Overview(ctx context.Context, projects []OverviewProject, fr
 	})
 	agg := &out.Aggregate
 	agg.ProjectCount = len(projects)
-	agg.ShareOfVoice, agg.ShareOfVoiceInterval = all.cur.shareOfVoice()
-	agg.MentionRate, agg.MentionRateInterval = rate(all.ranks.mention.count, all.ranks.aiPasses)
-	agg.AvgMentionPosition = all.ranks.mention.avg()
-	agg.PositivityIndex, agg.PositivityIndexInterval = all.cur.positivityIndex()
+	agg.OverviewFigures = overviewFiguresOf(all.ranks, all.cur)
 	return out, nil
 }
 
