@@ -163,3 +163,12 @@ func setOf[K comparable](s []K) map[K]bool {
 	}
 	return out
 }
+
+// whereAny adds predicate, whose one placeholder takes values, to where;
+// no values means no filter.
+func whereAny[T any](where sq.And, predicate string, values []T) sq.And {
+	if len(values) == 0 {
+		return where
+	}
+	return append(where, sq.Expr(predicate, values))
+}

@@ -82,12 +82,8 @@ func ListTrackedQuerySearchRows(ctx context.Context, db DBTX, f TrackedQuerySear
 	if f.Status != "" {
 		where = append(where, sq.Eq{"s.status": f.Status})
 	}
-	if len(f.Engines) > 0 {
-		where = append(where, sq.Expr("s.engine = ANY(?)", f.Engines))
-	}
-	if len(f.Countries) > 0 {
-		where = append(where, sq.Expr("s.country = ANY(?)", f.Countries))
-	}
+	where = whereAny(where, "s.engine = ANY(?)", f.Engines)
+	where = whereAny(where, "s.country = ANY(?)", f.Countries)
 	column, ok := TrackedQuerySortColumns[f.SortBy]
 	if !ok {
 		return nil, 0, fmt.Errorf("unsupported tracked query sort %q", f.SortBy)
