@@ -50,14 +50,16 @@ type OverviewFigures struct {
 }
 
 // overviewFiguresOf computes the figures of the own brand's rank sums and
-// the voice sums of the same window.
+// the voice sums of the same window: the headline Rates it shows, and the
+// mean mention position.
 func overviewFiguresOf(r rankSums, v voiceSums) OverviewFigures {
-	var f OverviewFigures
-	f.ShareOfVoice, f.ShareOfVoiceInterval = v.shareOfVoice()
-	f.MentionRate, f.MentionRateInterval = rate(r.mention.count, r.aiPasses)
-	f.AvgMentionPosition = r.mention.avg()
-	f.PositivityIndex, f.PositivityIndexInterval = v.positivityIndex()
-	return f
+	rates := ratesOf(r, v)
+	return OverviewFigures{
+		ShareOfVoice: rates.ShareOfVoice, ShareOfVoiceInterval: rates.ShareOfVoiceInterval,
+		MentionRate: rates.MentionRate, MentionRateInterval: rates.MentionRateInterval,
+		AvgMentionPosition: r.mention.avg(),
+		PositivityIndex:    rates.PositivityIndex, PositivityIndexInterval: rates.PositivityIndexInterval,
+	}
 }
 
 // OverviewAggregate is the own brand's figures over every listed project
