@@ -515,11 +515,7 @@ func (a *Analytics) Sentiment(ctx context.Context, s Scope, competitors []uuid.U
 				own[sightline.Engine(engine)] = &c
 				return nil
 			}
-			sum := theirs[competitor]
-			if sum == nil {
-				sum = &counts{}
-				theirs[competitor] = sum
-			}
+			sum := entryOf(theirs, competitor)
 			sum.positive, sum.neutral = sum.positive+c.positive, sum.neutral+c.neutral
 			sum.negative, sum.mentions = sum.negative+c.negative, sum.mentions+c.mentions
 			return nil

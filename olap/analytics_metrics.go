@@ -439,12 +439,7 @@ func (a *Analytics) metricsRanks(ctx context.Context, scope Scope) (map[brandKey
 	perQuery, perQueryArgs := perQueryFrom("ranks_daily", scope)
 	args := append(append(append(append([]any{}, currentArgs...), perQueryArgs...), previousArgs...), currentArgs...)
 	out := map[brandKey]*brandRanks{}
-	brand := func(k brandKey) *brandRanks {
-		if out[k] == nil {
-			out[k] = &brandRanks{}
-		}
-		return out[k]
-	}
+	brand := func(k brandKey) *brandRanks { return entryOf(out, k) }
 	err := scanRows(ctx, a.Conn, "reading rank sums", `
 		SELECT 'current' AS arm, toUUID('00000000-0000-0000-0000-000000000000') AS competitor,
 		       sumIf(passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')) AS ai_passes,
@@ -601,11 +596,7 @@ func (a *Analytics) metricsVoices(ctx context.Context, scope Scope) (map[brandKe
 			&types.Recommendation, &types.Comparison, &types.Listing, &types.Example, &types.Reference); err != nil {
 			return err
 		}
-		b := out[k]
-		if b == nil {
-			b = &brandVoices{}
-			out[k] = b
-		}
+		b := entryOf(out, k)
 		if window == 0 {
 			b.cur, b.types = v, types
 		} else {

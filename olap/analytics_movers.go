@@ -155,11 +155,7 @@ func (a *Analytics) ownSumsByQuery(ctx context.Context, scope Scope) (map[uuid.U
 			&s.recommendation, &s.comparison, &s.listing, &s.example, &s.reference); err != nil {
 			return err
 		}
-		w := out[id]
-		if w == nil {
-			w = &windowSums{}
-			out[id] = w
-		}
+		w := entryOf(out, id)
 		if current == 1 {
 			w.current = s
 		} else {

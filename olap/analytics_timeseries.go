@@ -240,12 +240,7 @@ func (a *Analytics) timeseriesSums(ctx context.Context, q TimeseriesQuery) (map[
 		case brand == "own":
 			b.own.add(s)
 		case brand == "tracked-competitor" && requested[id]:
-			c := b.competitors[id]
-			if c == nil {
-				c = &brandSums{}
-				b.competitors[id] = c
-			}
-			c.add(s)
+			entryOf(b.competitors, id).add(s)
 		}
 		return nil
 	})
