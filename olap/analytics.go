@@ -186,3 +186,14 @@ func (s Scope) predicate(window string, from, until time.Time) (string, []any) {
 	}
 	return sql, args
 }
+
+// entryOf returns m's entry for k, adding a zero one first when there is
+// none: the sums a reader adds rows into, per brand, bucket or query.
+func entryOf[K comparable, V any](m map[K]*V, k K) *V {
+	v := m[k]
+	if v == nil {
+		v = new(V)
+		m[k] = v
+	}
+	return v
+}

@@ -2,8 +2,8 @@ package olap
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
 )
 
@@ -40,29 +40,24 @@ func (a *Analytics) CoOccurrences(ctx context.Context, s Scope, competitors []uu
 		index[id] = i
 	}
 	where, args := s.rollupWhere()
-	rows, err := a.Conn.Query(ctx, `
+	err := scanRows(ctx, a.Conn, "reading co-occurrence", `
 		SELECT competitor_id, sum(shared_answers), sum(brand_wins), sum(competitor_wins), sum(ties),
 		       sum(own_position_sum), sum(competitor_position_sum),
 		       tupleElement(argMaxMerge(example), 1), tupleElement(argMaxMerge(example), 2)
 		FROM cooccurrence_daily
 		WHERE `+where+` AND competitor_id IN ?
-		GROUP BY competitor_id`, append(args, competitors)...)
-	if err != nil {
-		return nil, fmt.Errorf("reading co-occurrence: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+		GROUP BY competitor_id`, append(args, competitors), func(rows driver.Rows) error {
 		var (
 			competitor, answer                           uuid.UUID
 			shared, wins, losses, ties, ownSum, theirSum uint64
 			queryText                                    string
 		)
 		if err := rows.Scan(&competitor, &shared, &wins, &losses, &ties, &ownSum, &theirSum, &answer, &queryText); err != nil {
-			return nil, fmt.Errorf("reading co-occurrence: %w", err)
+			return err
 		}
 		i, ok := index[competitor]
 		if !ok || shared == 0 {
-			continue
+			return nil
 		}
 		c := CoOccurrence{SharedResponseCount: int64(shared), BrandWins: int64(wins), CompetitorWins: int64(losses),
 			Ties: int64(ties), ExampleQueryText: &queryText, ExampleAIResponseID: &answer}
@@ -70,9 +65,10 @@ func (a *Analytics) CoOccurrences(ctx context.Context, s Scope, competitors []uu
 		own, theirs := float64(ownSum)/float64(shared), float64(theirSum)/float64(shared)
 		c.AvgOwnPosition, c.AvgCompetitorPosition = &own, &theirs
 		out[i] = c
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading co-occurrence: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
 
 	"github.com/sightline/sightline"
@@ -209,19 +210,14 @@ func mentionWhere(s Scope, f MentionFilter) (string, []any) {
 // further by the literal predicate extra.
 func (a *Analytics) mentionPage(ctx context.Context, s Scope, f MentionFilter, extra string, extraArgs []any, offset int) ([]MentionSample, error) {
 	where, args := mentionWhere(s, f)
-	rows, err := a.Conn.Query(ctx, `
+	page := []MentionSample{}
+	err := scanRows(ctx, a.Conn, "reading mention samples", `
 		SELECT id, answer_id, tracked_query_id, captured_at, mention_text, engine, country, query_text, tone,
 		       mention_type, position, competitor_id, relation, brand_name
 		FROM mentions FINAL
 		WHERE `+where+extra+`
 		ORDER BY `+mentionOrder[f.Sort]+`
-		LIMIT ? OFFSET ?`, append(append(args, extraArgs...), f.Limit, offset)...)
-	if err != nil {
-		return nil, fmt.Errorf("reading mention samples: %w", err)
-	}
-	defer rows.Close()
-	page := []MentionSample{}
-	for rows.Next() {
+		LIMIT ? OFFSET ?`, append(append(args, extraArgs...), f.Limit, offset), func(rows driver.Rows) error {
 		var (
 			m                                     MentionSample
 			country, engine, tone, kind, relation string
@@ -229,15 +225,16 @@ func (a *Analytics) mentionPage(ctx context.Context, s Scope, f MentionFilter, e
 		)
 		if err := rows.Scan(&m.ID, &m.AIResponseID, &m.TrackedQueryID, &m.DetectedAt, &m.MentionText, &engine,
 			&country, &m.QueryText, &tone, &kind, &position, &m.CompetitorID, &relation, &m.BrandName); err != nil {
-			return nil, fmt.Errorf("reading mention samples: %w", err)
+			return err
 		}
 		m.Engine, m.Country, m.Sentiment, m.MentionType = sightline.Engine(engine), &country, sightline.Tone(tone),
 			sightline.MentionType(kind)
 		m.MentionPosition, m.MentionRelation = int(position), sightline.Relation(relation)
 		page = append(page, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading mention samples: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return page, nil
 }
@@ -303,19 +300,14 @@ func (a *Analytics) mentionBuckets(ctx context.Context, s Scope, f MentionFilter
 		query = `SELECT '', day, toInt64(sum(` + column + `)), toInt64(sum(tone_negative)) FROM mentions_daily
 			WHERE ` + where + ` AND competitor_id = ? GROUP BY day ORDER BY day DESC`
 	}
-	rows, err := a.Conn.Query(ctx, query, args...)
-	if err != nil {
-		return c, fmt.Errorf("counting mention samples: %w", err)
-	}
-	defer rows.Close()
 	var negatives []mentionBucket
-	for rows.Next() {
+	err := scanRows(ctx, a.Conn, "counting mention samples", query, args, func(rows driver.Rows) error {
 		var (
 			b           mentionBucket
 			n, negative int64
 		)
 		if err := rows.Scan(&b.group, &b.day, &n, &negative); err != nil {
-			return c, fmt.Errorf("counting mention samples: %w", err)
+			return err
 		}
 		c.total += int(n)
 		if f.Sort == MentionSortNegative && f.Tone == "" {
@@ -326,9 +318,10 @@ func (a *Analytics) mentionBuckets(ctx context.Context, s Scope, f MentionFilter
 			b.n = int(n)
 		}
 		c.buckets = append(c.buckets, b)
-	}
-	if err := rows.Err(); err != nil {
-		return c, fmt.Errorf("counting mention samples: %w", err)
+		return nil
+	})
+	if err != nil {
+		return c, err
 	}
 	c.counted = true
 	if f.Sort == MentionSortNegative && f.Tone == "" {
@@ -504,39 +497,31 @@ func (a *Analytics) Sentiment(ctx context.Context, s Scope, competitors []uuid.U
 	theirs := map[uuid.UUID]*counts{}
 	if !s.Empty() {
 		from, args := s.rollupFrom("mentions_daily")
-		rows, err := a.Conn.Query(ctx, `
+		err := scanRows(ctx, a.Conn, "reading sentiment", `
 			SELECT toString(relation), competitor_id, engine, toInt64(sum(tone_positive)), toInt64(sum(tone_neutral)),
 			       toInt64(sum(tone_negative)), toInt64(sum(mentions))
 			FROM `+from+`
 			WHERE relation IN ('own', 'tracked-competitor')
-			GROUP BY relation, competitor_id, engine`, args...)
-		if err != nil {
-			return nil, nil, fmt.Errorf("reading sentiment: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
+			GROUP BY relation, competitor_id, engine`, args, func(rows driver.Rows) error {
 			var (
 				relation, engine string
 				competitor       uuid.UUID
 				c                counts
 			)
 			if err := rows.Scan(&relation, &competitor, &engine, &c.positive, &c.neutral, &c.negative, &c.mentions); err != nil {
-				return nil, nil, fmt.Errorf("reading sentiment: %w", err)
+				return err
 			}
 			if relation == string(sightline.RelationOwn) {
 				own[sightline.Engine(engine)] = &c
-				continue
+				return nil
 			}
-			sum := theirs[competitor]
-			if sum == nil {
-				sum = &counts{}
-				theirs[competitor] = sum
-			}
+			sum := entryOf(theirs, competitor)
 			sum.positive, sum.neutral = sum.positive+c.positive, sum.neutral+c.neutral
 			sum.negative, sum.mentions = sum.negative+c.negative, sum.mentions+c.mentions
-		}
-		if err := rows.Err(); err != nil {
-			return nil, nil, fmt.Errorf("reading sentiment: %w", err)
+			return nil
+		})
+		if err != nil {
+			return nil, nil, err
 		}
 	}
 	perEngine := []EngineSentiment{}

@@ -3,12 +3,12 @@ package olap
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
 	"golang.org/x/sync/errgroup"
 )
@@ -438,7 +438,9 @@ func (a *Analytics) metricsRanks(ctx context.Context, scope Scope) (map[brandKey
 	previous, previousArgs := scope.Previous().rollupFrom("ranks_daily")
 	perQuery, perQueryArgs := perQueryFrom("ranks_daily", scope)
 	args := append(append(append(append([]any{}, currentArgs...), perQueryArgs...), previousArgs...), currentArgs...)
-	rows, err := a.Conn.Query(ctx, `
+	out := map[brandKey]*brandRanks{}
+	brand := func(k brandKey) *brandRanks { return entryOf(out, k) }
+	err := scanRows(ctx, a.Conn, "reading rank sums", `
 		SELECT 'current' AS arm, toUUID('00000000-0000-0000-0000-000000000000') AS competitor,
 		       sumIf(passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')) AS ai_passes,
 		       sumIf(passes, engine = 'google_serp') AS serp_passes,
@@ -525,19 +527,7 @@ func (a *Analytics) metricsRanks(ctx context.Context, scope Scope) (map[brandKey
 		       toUInt64(0) AS m_queries, toUInt64(0) AS l_queries, toUInt64(0) AS s_queries, toUInt64(0) AS p_queries
 		FROM `+current+`
 		WHERE relation = 'tracked-competitor'
-		GROUP BY competitor_id`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("reading rank sums: %w", err)
-	}
-	defer rows.Close()
-	out := map[brandKey]*brandRanks{}
-	brand := func(k brandKey) *brandRanks {
-		if out[k] == nil {
-			out[k] = &brandRanks{}
-		}
-		return out[k]
-	}
-	for rows.Next() {
+		GROUP BY competitor_id`, args, func(rows driver.Rows) error {
 		var arm string
 		var competitor uuid.UUID
 		var r rankSums
@@ -551,7 +541,7 @@ func (a *Analytics) metricsRanks(ctx context.Context, scope Scope) (map[brandKey
 		dest = append(dest, &positions, &queries[0], &queries[1], &queries[2],
 			&withResult[0], &withResult[1], &withResult[2], &withResult[3])
 		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("reading rank sums: %w", err)
+			return err
 		}
 		switch arm {
 		case "current":
@@ -564,9 +554,10 @@ func (a *Analytics) metricsRanks(ctx context.Context, scope Scope) (map[brandKey
 		default:
 			brand(brandKey{relation: "tracked-competitor", competitor: competitor}).cur = r
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading rank sums: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -579,7 +570,8 @@ func (a *Analytics) metricsVoices(ctx context.Context, scope Scope) (map[brandKe
 	var total [2]voiceSums
 	current, currentArgs := scope.rollupFrom("mentions_daily")
 	previous, previousArgs := scope.Previous().rollupFrom("mentions_daily")
-	rows, err := a.Conn.Query(ctx, `
+	out := map[brandKey]*brandVoices{}
+	err := scanRows(ctx, a.Conn, "reading mention sums", `
 		SELECT toUInt8(0) AS period, toString(relation) AS brand, competitor_id, sum(worth) AS worth,
 		       sum(mentions) AS all_mentions, sum(tone_positive) AS positive, sum(tone_neutral) AS neutral,
 		       sum(tone_negative) AS negative, sum(type_recommendation) AS recommendation,
@@ -593,13 +585,7 @@ func (a *Analytics) metricsVoices(ctx context.Context, scope Scope) (map[brandKe
 		       sum(tone_negative) AS negative, toUInt64(0) AS recommendation, toUInt64(0) AS comparison,
 		       toUInt64(0) AS listing, toUInt64(0) AS example, toUInt64(0) AS reference
 		FROM `+previous+`
-		GROUP BY relation, competitor_id`, append(append([]any{}, currentArgs...), previousArgs...)...)
-	if err != nil {
-		return nil, total, fmt.Errorf("reading mention sums: %w", err)
-	}
-	defer rows.Close()
-	out := map[brandKey]*brandVoices{}
-	for rows.Next() {
+		GROUP BY relation, competitor_id`, append(append([]any{}, currentArgs...), previousArgs...), func(rows driver.Rows) error {
 		var window uint8
 		var k brandKey
 		var v voiceSums
@@ -608,13 +594,9 @@ func (a *Analytics) metricsVoices(ctx context.Context, scope Scope) (map[brandKe
 		if err := rows.Scan(&window, &k.relation, &k.competitor, &v.worth, &mentions,
 			&v.positive, &v.neutral, &v.negative,
 			&types.Recommendation, &types.Comparison, &types.Listing, &types.Example, &types.Reference); err != nil {
-			return nil, total, fmt.Errorf("reading mention sums: %w", err)
+			return err
 		}
-		b := out[k]
-		if b == nil {
-			b = &brandVoices{}
-			out[k] = b
-		}
+		b := entryOf(out, k)
 		if window == 0 {
 			b.cur, b.types = v, types
 		} else {
@@ -622,9 +604,10 @@ func (a *Analytics) metricsVoices(ctx context.Context, scope Scope) (map[brandKe
 		}
 		total[window].allWorth += v.worth
 		total[window].allMentions += mentions
-	}
-	if err := rows.Err(); err != nil {
-		return nil, total, fmt.Errorf("reading mention sums: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, total, err
 	}
 	return out, total, nil
 }
@@ -713,7 +696,8 @@ type querySums struct {
 func (a *Analytics) querySums(ctx context.Context, scope Scope) (map[uuid.UUID]querySums, error) {
 	ranks, ranksArgs := perQueryFrom("ranks_daily", scope)
 	voices, voicesArgs := perQueryFrom("mentions_daily", scope)
-	rows, err := a.Conn.Query(ctx, `
+	out := map[uuid.UUID]querySums{}
+	err := scanRows(ctx, a.Conn, "reading per-query sums", `
 		SELECT r.tracked_query_id, r.ai_passes, r.serp_passes, r.shopping_passes,
 		       r.mention_count, r.mention_sum, r.link_count, r.link_sum,
 		       r.serp_count, r.serp_sum, r.shopping_count, r.shopping_sum,
@@ -738,13 +722,7 @@ func (a *Analytics) querySums(ctx context.Context, scope Scope) (map[uuid.UUID]q
 			       sumIf(tone_negative, relation = 'own') AS negative
 			FROM `+voices+`
 			GROUP BY tracked_query_id
-		) AS v ON v.tracked_query_id = r.tracked_query_id`, append(append([]any{}, ranksArgs...), voicesArgs...)...)
-	if err != nil {
-		return nil, fmt.Errorf("reading per-query sums: %w", err)
-	}
-	defer rows.Close()
-	out := map[uuid.UUID]querySums{}
-	for rows.Next() {
+		) AS v ON v.tracked_query_id = r.tracked_query_id`, append(append([]any{}, ranksArgs...), voicesArgs...), func(rows driver.Rows) error {
 		var id uuid.UUID
 		var q querySums
 		if err := rows.Scan(&id, &q.ranks.aiPasses, &q.ranks.serpPasses, &q.ranks.shoppingPasses,
@@ -752,12 +730,13 @@ func (a *Analytics) querySums(ctx context.Context, scope Scope) (map[uuid.UUID]q
 			&q.ranks.serp.count, &q.ranks.serp.sum, &q.ranks.shopping.count, &q.ranks.shopping.sum,
 			&q.voice.worth, &q.voice.allWorth, &q.voice.allMentions,
 			&q.voice.positive, &q.voice.neutral, &q.voice.negative); err != nil {
-			return nil, fmt.Errorf("reading per-query sums: %w", err)
+			return err
 		}
 		out[id] = q
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading per-query sums: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
 )
 
@@ -141,12 +142,7 @@ func (a *Analytics) ownSumsByQuery(ctx context.Context, scope Scope) (map[uuid.U
 	voices, voicesArgs := perQueryFrom("mentions_daily", scope.Previous(), scope)
 	args := append(append([]any{scope.From}, ranksArgs...), scope.From)
 	args = append(args, voicesArgs...)
-	rows, err := a.Conn.Query(ctx, fmt.Sprintf(ownSumsSQL, ranks, voices), args...)
-	if err != nil {
-		return nil, fmt.Errorf("reading own sums per tracked query: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	err := scanRows(ctx, a.Conn, "reading own sums per tracked query", fmt.Sprintf(ownSumsSQL, ranks, voices), args, func(rows driver.Rows) error {
 		var (
 			id      uuid.UUID
 			current uint8
@@ -157,21 +153,18 @@ func (a *Analytics) ownSumsByQuery(ctx context.Context, scope Scope) (map[uuid.U
 			&s.serp.count, &s.serp.sum, &s.serp.sq, &s.shopping.count, &s.shopping.sum, &s.shopping.sq,
 			&s.ownWorth, &s.allWorth, &s.ownMentions, &s.allMentions, &s.positive, &s.neutral,
 			&s.recommendation, &s.comparison, &s.listing, &s.example, &s.reference); err != nil {
-			return nil, fmt.Errorf("reading own sums per tracked query: %w", err)
+			return err
 		}
-		w := out[id]
-		if w == nil {
-			w = &windowSums{}
-			out[id] = w
-		}
+		w := entryOf(out, id)
 		if current == 1 {
 			w.current = s
 		} else {
 			w.previous = s
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading own sums per tracked query: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -3,11 +3,11 @@ package olap
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
 )
 
@@ -30,8 +30,16 @@ type Overview struct {
 // with the share of voice's change against the previous window (current
 // minus previous).
 type OverviewRow struct {
-	ProjectID               uuid.UUID `json:"projectId"`
-	Name                    string    `json:"name"`
+	ProjectID uuid.UUID `json:"projectId"`
+	Name      string    `json:"name"`
+	OverviewFigures
+	TrackedQueryCount int      `json:"trackedQueryCount"`
+	TrendShareOfVoice *float64 `json:"trendShareOfVoice"`
+}
+
+// OverviewFigures are the own brand's figures the overview shows for a
+// project and for all of them together.
+type OverviewFigures struct {
 	ShareOfVoice            *float64  `json:"shareOfVoice"`
 	ShareOfVoiceInterval    *Interval `json:"shareOfVoiceInterval"`
 	MentionRate             *float64  `json:"mentionRate"`
@@ -39,23 +47,28 @@ type OverviewRow struct {
 	AvgMentionPosition      *float64  `json:"avgMentionPosition"`
 	PositivityIndex         *float64  `json:"positivityIndex"`
 	PositivityIndexInterval *Interval `json:"positivityIndexInterval"`
-	TrackedQueryCount       int       `json:"trackedQueryCount"`
-	TrendShareOfVoice       *float64  `json:"trendShareOfVoice"`
+}
+
+// overviewFiguresOf computes the figures of the own brand's rank sums and
+// the voice sums of the same window: the headline Rates it shows, and the
+// mean mention position.
+func overviewFiguresOf(r rankSums, v voiceSums) OverviewFigures {
+	rates := ratesOf(r, v)
+	return OverviewFigures{
+		ShareOfVoice: rates.ShareOfVoice, ShareOfVoiceInterval: rates.ShareOfVoiceInterval,
+		MentionRate: rates.MentionRate, MentionRateInterval: rates.MentionRateInterval,
+		AvgMentionPosition: r.mention.avg(),
+		PositivityIndex:    rates.PositivityIndex, PositivityIndexInterval: rates.PositivityIndexInterval,
+	}
 }
 
 // OverviewAggregate is the own brand's figures over every listed project
 // together: pooled sums, so a project weighs by how much was captured for
 // it, not one vote each.
 type OverviewAggregate struct {
-	ShareOfVoice            *float64  `json:"shareOfVoice"`
-	ShareOfVoiceInterval    *Interval `json:"shareOfVoiceInterval"`
-	MentionRate             *float64  `json:"mentionRate"`
-	MentionRateInterval     *Interval `json:"mentionRateInterval"`
-	AvgMentionPosition      *float64  `json:"avgMentionPosition"`
-	PositivityIndex         *float64  `json:"positivityIndex"`
-	PositivityIndexInterval *Interval `json:"positivityIndexInterval"`
-	TotalTrackedQueries     int       `json:"totalTrackedQueries"`
-	ProjectCount            int       `json:"projectCount"`
+	OverviewFigures
+	TotalTrackedQueries int `json:"totalTrackedQueries"`
+	ProjectCount        int `json:"projectCount"`
 }
 
 // projectSums are a project's own-brand sums in the current and the
@@ -84,11 +97,8 @@ func (a *Analytics) Overview(ctx context.Context, projects []OverviewProject, fr
 		all.ranks.add(s.ranks)
 		all.cur.add(s.cur)
 		all.prev.add(s.prev)
-		row := OverviewRow{ProjectID: p.ID, Name: p.Name, TrackedQueryCount: p.TrackedQueryCount}
-		row.ShareOfVoice, row.ShareOfVoiceInterval = s.cur.shareOfVoice()
-		row.MentionRate, row.MentionRateInterval = rate(s.ranks.mention.count, s.ranks.aiPasses)
-		row.AvgMentionPosition = s.ranks.mention.avg()
-		row.PositivityIndex, row.PositivityIndexInterval = s.cur.positivityIndex()
+		row := OverviewRow{ProjectID: p.ID, Name: p.Name, TrackedQueryCount: p.TrackedQueryCount,
+			OverviewFigures: overviewFiguresOf(s.ranks, s.cur)}
 		prev, _ := s.prev.shareOfVoice()
 		row.TrendShareOfVoice = trend(row.ShareOfVoice, prev)
 		out.Projects = append(out.Projects, row)
@@ -100,10 +110,7 @@ func (a *Analytics) Overview(ctx context.Context, projects []OverviewProject, fr
 	})
 	agg := &out.Aggregate
 	agg.ProjectCount = len(projects)
-	agg.ShareOfVoice, agg.ShareOfVoiceInterval = all.cur.shareOfVoice()
-	agg.MentionRate, agg.MentionRateInterval = rate(all.ranks.mention.count, all.ranks.aiPasses)
-	agg.AvgMentionPosition = all.ranks.mention.avg()
-	agg.PositivityIndex, agg.PositivityIndexInterval = all.cur.positivityIndex()
+	agg.OverviewFigures = overviewFiguresOf(all.ranks, all.cur)
 	return out, nil
 }
 
@@ -120,7 +127,8 @@ func (a *Analytics) projectSums(ctx context.Context, projects []OverviewProject,
 	}
 	cur := Scope{From: from, To: to}.bounded()
 	prev := Scope{From: from, To: to}.Previous().bounded()
-	rows, err := a.Conn.Query(ctx, `
+	out := map[uuid.UUID]projectSums{}
+	err := scanRows(ctx, a.Conn, "reading project sums", `
 		SELECT 0 AS arm, project_id, sum(passes) AS ai_passes, sum(mention_count) AS mention_count,
 		       sum(mention_position_sum) AS mention_sum, toFloat64(0) AS own_worth, toFloat64(0) AS all_worth,
 		       toUInt64(0) AS all_mentions, toUInt64(0) AS positive, toUInt64(0) AS neutral, toUInt64(0) AS negative
@@ -154,21 +162,14 @@ func (a *Analytics) projectSums(ctx context.Context, projects []OverviewProject,
 			WHERE project_id IN ? AND day >= ? AND day <= ?
 			GROUP BY project_id, relation
 		)
-		GROUP BY project_id`,
-		ids, cur.From, cur.To, ids, cur.From, cur.To, ids, prev.From, prev.To)
-	if err != nil {
-		return nil, fmt.Errorf("reading project sums: %w", err)
-	}
-	defer rows.Close()
-	out := map[uuid.UUID]projectSums{}
-	for rows.Next() {
+		GROUP BY project_id`, []any{ids, cur.From, cur.To, ids, cur.From, cur.To, ids, prev.From, prev.To}, func(rows driver.Rows) error {
 		var arm uint8
 		var id uuid.UUID
 		var r rankSums
 		var v voiceSums
 		if err := rows.Scan(&arm, &id, &r.aiPasses, &r.mention.count, &r.mention.sum,
 			&v.worth, &v.allWorth, &v.allMentions, &v.positive, &v.neutral, &v.negative); err != nil {
-			return nil, fmt.Errorf("reading project sums: %w", err)
+			return err
 		}
 		s := out[id]
 		switch arm {
@@ -180,9 +181,10 @@ func (a *Analytics) projectSums(ctx context.Context, projects []OverviewProject,
 			s.prev = v
 		}
 		out[id] = s
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading project sums: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -3,6 +3,8 @@ package olap
 import (
 	"context"
 	"fmt"
+
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 )
 
 // Cited sources: the pages and domains AI answers cite, whoever owns them,
@@ -51,29 +53,24 @@ func (a *Analytics) CitedSources(ctx context.Context, s Scope, f CitedSourceFilt
 	}
 	where, args := s.rollupWhere()
 	key, group := citedSourceKey(f.ByPage)
-	rows, err := a.Conn.Query(ctx, `
-		SELECT `+key+` AS k, sum(citations) AS c, count() OVER () AS total
-		FROM cited_sources_daily
-		WHERE `+where+`
-		GROUP BY k
-		ORDER BY c DESC, k
-		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("reading cited sources: %w", err)
-	}
-	defer rows.Close()
 	var (
 		keys  []string
 		total uint64
 		index = map[string]int{}
 	)
-	for rows.Next() {
+	err := scanRows(ctx, a.Conn, "reading cited sources", `
+		SELECT `+key+` AS k, sum(citations) AS c, count() OVER () AS total
+		FROM cited_sources_daily
+		WHERE `+where+`
+		GROUP BY k
+		ORDER BY c DESC, k
+		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset), func(rows driver.Rows) error {
 		var (
 			k         string
 			citations uint64
 		)
 		if err := rows.Scan(&k, &citations, &total); err != nil {
-			return nil, 0, fmt.Errorf("reading cited sources: %w", err)
+			return err
 		}
 		index[k] = len(page)
 		keys = append(keys, k)
@@ -82,9 +79,10 @@ func (a *Analytics) CitedSources(ctx context.Context, s Scope, f CitedSourceFilt
 			src.URL = &k
 		}
 		page = append(page, src)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("reading cited sources: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	if len(page) == 0 {
 		if f.Offset == 0 {
@@ -103,7 +101,7 @@ func (a *Analytics) CitedSources(ctx context.Context, s Scope, f CitedSourceFilt
 	// of the read. Tracked queries recur from day to day and are merged over
 	// the window, in an arm of their own.
 	keyArgs := append(append([]any{}, args...), keys)
-	rows, err = a.Conn.Query(ctx, `
+	err = scanRows(ctx, a.Conn, "reading cited sources", `
 		SELECT 0 AS arm, k, any(d), sum(day_answers), toUInt64(0), sum(day_positions), max(day_title)
 		FROM (
 			SELECT day, `+key+` AS k, any(domain) AS d, uniqExactMerge(answers) AS day_answers,
@@ -117,24 +115,19 @@ func (a *Analytics) CitedSources(ctx context.Context, s Scope, f CitedSourceFilt
 		SELECT 1 AS arm, `+key+` AS k, '', toUInt64(0), uniqExact(tracked_query_id), toUInt64(0), ''
 		FROM cited_sources_daily
 		WHERE `+where+` AND `+key+` IN ?
-		GROUP BY `+group, append(keyArgs, keyArgs...)...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("reading cited sources: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+		GROUP BY `+group, append(keyArgs, keyArgs...), func(rows driver.Rows) error {
 		var (
 			arm                        uint8
 			k, domain, title           string
 			answers, queries, position uint64
 		)
 		if err := rows.Scan(&arm, &k, &domain, &answers, &queries, &position, &title); err != nil {
-			return nil, 0, fmt.Errorf("reading cited sources: %w", err)
+			return err
 		}
 		src := &page[index[k]]
 		if arm == 1 {
 			src.DistinctQueryCount = int64(queries)
-			continue
+			return nil
 		}
 		src.Domain, src.SampleTitle = nonEmpty(domain), nonEmpty(title)
 		src.DistinctResponseCount = int64(answers)
@@ -142,9 +135,10 @@ func (a *Analytics) CitedSources(ctx context.Context, s Scope, f CitedSourceFilt
 			avg := float64(position) / float64(src.CitationCount)
 			src.AvgPosition = &avg
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("reading cited sources: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	return page, int(total), nil
 }

@@ -2,9 +2,9 @@ package olap
 
 import (
 	"context"
-	"fmt"
 	"time"
 
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
 )
 
@@ -207,17 +207,12 @@ func (a *Analytics) timeseriesSums(ctx context.Context, q TimeseriesQuery) (map[
 		GROUP BY bucket, relation, competitor_id`
 	args := append(append([]any{q.From}, whereArgs...), competitors, q.From)
 	args = append(args, whereArgs...)
-	rows, err := a.Conn.Query(ctx, sql, args...)
-	if err != nil {
-		return nil, fmt.Errorf("reading time series: %w", err)
-	}
-	defer rows.Close()
 	requested := make(map[uuid.UUID]bool, len(competitors))
 	for _, id := range competitors {
 		requested[id] = true
 	}
 	out := map[int64]*bucketSums{}
-	for rows.Next() {
+	err := scanRows(ctx, a.Conn, "reading time series", sql, args, func(rows driver.Rows) error {
 		var (
 			source, brand string
 			start         time.Time
@@ -228,7 +223,7 @@ func (a *Analytics) timeseriesSums(ctx context.Context, q TimeseriesQuery) (map[
 			&s.mentionCount, &s.mentionPosSum, &s.linkCount, &s.linkPosSum,
 			&s.serpCount, &s.serpPosSum, &s.shoppingCount, &s.shopPosSum,
 			&s.mentions, &s.worth, &s.positive, &s.neutral); err != nil {
-			return nil, fmt.Errorf("reading time series: %w", err)
+			return err
 		}
 		y, m, d := start.Date()
 		key := time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix()
@@ -245,15 +240,14 @@ func (a *Analytics) timeseriesSums(ctx context.Context, q TimeseriesQuery) (map[
 		case brand == "own":
 			b.own.add(s)
 		case brand == "tracked-competitor" && requested[id]:
-			c := b.competitors[id]
-			if c == nil {
-				c = &brandSums{}
-				b.competitors[id] = c
-			}
-			c.add(s)
+			entryOf(b.competitors, id).add(s)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // add adds the sums of another row of the same brand and bucket.

@@ -653,23 +653,20 @@ func (b block) insert(ctx context.Context, conn driver.Conn, columns []clickhous
 // from the database, in insert order, for the Writer to reuse.
 func insertColumns(ctx context.Context, conn driver.Conn) ([numCaptureTables][]clickhouse.ColumnNameAndType, error) {
 	var columns [numCaptureTables][]clickhouse.ColumnNameAndType
-	rows, err := conn.Query(ctx, `SELECT table, name, type FROM system.columns
-		WHERE database = currentDatabase()
-		  AND table IN ('ai_answers', 'mentions', 'citations', 'search_results', 'shopping_offers', 'rank_rows')`)
-	if err != nil {
-		return columns, fmt.Errorf("reading capture table columns: %w", err)
-	}
-	defer rows.Close()
 	types := map[[2]string]string{}
-	for rows.Next() {
-		var table, name, typ string
-		if err := rows.Scan(&table, &name, &typ); err != nil {
-			return columns, fmt.Errorf("reading capture table columns: %w", err)
-		}
-		types[[2]string{table, name}] = typ
-	}
-	if err := rows.Err(); err != nil {
-		return columns, fmt.Errorf("reading capture table columns: %w", err)
+	err := scanRows(ctx, conn, "reading capture table columns", `SELECT table, name, type FROM system.columns
+		WHERE database = currentDatabase()
+		  AND table IN ('ai_answers', 'mentions', 'citations', 'search_results', 'shopping_offers', 'rank_rows')`, nil,
+		func(rows driver.Rows) error {
+			var table, name, typ string
+			if err := rows.Scan(&table, &name, &typ); err != nil {
+				return err
+			}
+			types[[2]string{table, name}] = typ
+			return nil
+		})
+	if err != nil {
+		return columns, err
 	}
 	for t, spec := range captureTables {
 		for _, name := range strings.Split(spec.columns, ",") {

@@ -2,7 +2,6 @@ package olap
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
@@ -60,7 +59,8 @@ type BrandMention struct {
 // were untracked when captured, most named first.
 func (d Discovery) UntrackedMentions(ctx context.Context, f DiscoveryFilter) ([]BrandMention, error) {
 	where, args := f.where()
-	rows, err := d.Conn.Query(ctx, `
+	var out []BrandMention
+	err := scanRows(ctx, d.Conn, "reading untracked mentions", `
 		SELECT min(brand_name) AS name, count() AS answers, sum(1 / sqrt(position)) AS weight,
 		       sum(position) AS position_sum, countIf(mention_type != 'reference') AS brand_answers,
 		       sumIf(1 / sqrt(position), mention_type != 'reference') AS brand_weight
@@ -68,25 +68,20 @@ func (d Discovery) UntrackedMentions(ctx context.Context, f DiscoveryFilter) ([]
 		WHERE `+where+` AND relation = 'untracked-competitor'
 		GROUP BY lower(brand_name)
 		ORDER BY answers DESC, name
-		LIMIT ?`, append(args, discoveryLimit)...)
-	if err != nil {
-		return nil, fmt.Errorf("reading untracked mentions: %w", err)
-	}
-	defer rows.Close()
-	var out []BrandMention
-	for rows.Next() {
+		LIMIT ?`, append(args, discoveryLimit), func(rows driver.Rows) error {
 		var (
 			m                             BrandMention
 			answers, posSum, brandAnswers uint64
 		)
 		if err := rows.Scan(&m.Name, &answers, &m.Weight, &posSum, &brandAnswers, &m.BrandWeight); err != nil {
-			return nil, fmt.Errorf("reading untracked mentions: %w", err)
+			return err
 		}
 		m.Answers, m.PositionSum, m.BrandAnswers = int(answers), float64(posSum), int(brandAnswers)
 		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("reading untracked mentions: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -106,67 +101,67 @@ type DomainPresence struct {
 // project's search pages that belonged to no tracked brand when captured
 // (results still behind a redirector excluded), strongest first.
 func (d Discovery) UntrackedSearchDomains(ctx context.Context, f DiscoveryFilter) ([]DomainPresence, error) {
-	where, args := f.where()
-	return d.domains(ctx, "reading search domains", `
-		SELECT domain, count() AS items, sum(1 / sqrt(rank)) AS weight, min(rank) AS best_rank,
-		       argMin(title, rank) AS label
-		FROM search_results FINAL
-		WHERE `+where+` AND relation = '' AND NOT unresolved AND domain != ''
-		GROUP BY domain
-		ORDER BY weight DESC, domain
-		LIMIT ?`, append(args, discoveryLimit))
+	return d.untrackedDomains(ctx, f, domainSource{what: "search domains", table: "search_results", rank: "rank",
+		label: "title", resolvedOnly: true, orderBy: "weight"})
 }
 
 // UntrackedShoppingDomains returns the merchant domains of offers on the
 // project's shopping pages that belonged to no tracked brand when
 // captured, strongest first; the label is the merchant's name.
 func (d Discovery) UntrackedShoppingDomains(ctx context.Context, f DiscoveryFilter) ([]DomainPresence, error) {
-	where, args := f.where()
-	return d.domains(ctx, "reading shopping domains", `
-		SELECT domain, count() AS items, sum(1 / sqrt(rank)) AS weight, min(rank) AS best_rank,
-		       argMin(merchant, rank) AS label
-		FROM shopping_offers FINAL
-		WHERE `+where+` AND relation = '' AND domain != ''
-		GROUP BY domain
-		ORDER BY weight DESC, domain
-		LIMIT ?`, append(args, discoveryLimit))
+	return d.untrackedDomains(ctx, f, domainSource{what: "shopping domains", table: "shopping_offers", rank: "rank",
+		label: "merchant", orderBy: "weight"})
 }
 
 // UntrackedCitedDomains returns the domains the project's answers cite
 // that belong to no tracked brand, most cited first.
 func (d Discovery) UntrackedCitedDomains(ctx context.Context, f DiscoveryFilter) ([]DomainPresence, error) {
-	where, args := f.where()
-	return d.domains(ctx, "reading cited domains", `
-		SELECT domain, count() AS items, sum(1 / sqrt(position)) AS weight, min(position) AS best_rank,
-		       argMin(title, position) AS label
-		FROM citations FINAL
-		WHERE `+where+` AND relation = '' AND NOT unresolved AND domain != ''
-		GROUP BY domain
-		ORDER BY items DESC, domain
-		LIMIT ?`, append(args, discoveryLimit))
+	return d.untrackedDomains(ctx, f, domainSource{what: "cited domains", table: "citations", rank: "position",
+		label: "title", resolvedOnly: true, orderBy: "items"})
 }
 
-func (d Discovery) domains(ctx context.Context, what, query string, args []any) ([]DomainPresence, error) {
-	rows, err := d.Conn.Query(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+// domainSource is a table of captured items with a domain, as
+// untrackedDomains reads it. Its names come from the literals above.
+type domainSource struct {
+	what, table string
+	// rank is the item's rank column, label the column naming it.
+	rank, label string
+	// resolvedOnly leaves out items still behind a redirector.
+	resolvedOnly bool
+	// orderBy is the strength the domains are ordered by: weight or items.
+	orderBy string
+}
+
+// untrackedDomains reads the domains of src's items that belonged to no
+// tracked brand, each weighed by its items' ranks (1/sqrt(rank) each).
+func (d Discovery) untrackedDomains(ctx context.Context, f DiscoveryFilter, src domainSource) ([]DomainPresence, error) {
+	where, args := f.where()
+	if src.resolvedOnly {
+		where += " AND NOT unresolved"
 	}
-	defer rows.Close()
 	var out []DomainPresence
-	for rows.Next() {
+	err := scanRows(ctx, d.Conn, "reading "+src.what, `
+		SELECT domain, count() AS items, sum(1 / sqrt(`+src.rank+`)) AS weight, min(`+src.rank+`) AS best_rank,
+		       argMin(`+src.label+`, `+src.rank+`) AS label
+		FROM `+src.table+` FINAL
+		WHERE `+where+` AND relation = '' AND domain != ''
+		GROUP BY domain
+		ORDER BY `+src.orderBy+` DESC, domain
+		LIMIT ?`, append(args, discoveryLimit), func(rows driver.Rows) error {
 		var (
 			p     DomainPresence
 			items uint64
 			best  uint16
 		)
 		if err := rows.Scan(&p.Domain, &items, &p.Weight, &best, &p.Label); err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
+			return err
 		}
 		p.Items, p.BestRank = int(items), int(best)
 		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -184,31 +179,25 @@ func (d Discovery) PageTexts(ctx context.Context, f DiscoveryFilter) ([]string, 
 		{"cited titles", "title", "citations"},
 	} {
 		// The column and table come from the literal list above.
-		rows, err := d.Conn.Query(ctx, `
+		err := scanRows(ctx, d.Conn, "reading "+q.what, `
 			SELECT `+q.column+` AS text, count() AS n
 			FROM `+q.table+` FINAL
 			WHERE `+where+` AND `+q.column+` != ''
 			GROUP BY text
 			ORDER BY n DESC, text
-			LIMIT ?`, append(args, discoveryLimit)...)
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", q.what, err)
-		}
-		for rows.Next() {
+			LIMIT ?`, append(args, discoveryLimit), func(rows driver.Rows) error {
 			var (
 				text string
 				n    uint64
 			)
 			if err := rows.Scan(&text, &n); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("reading %s: %w", q.what, err)
+				return err
 			}
 			out = append(out, text)
-		}
-		err = rows.Err()
-		rows.Close()
+			return nil
+		})
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", q.what, err)
+			return nil, err
 		}
 	}
 	return out, nil

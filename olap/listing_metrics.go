@@ -34,7 +34,8 @@ type LastCheck struct {
 // stored: a run in progress, or one that failed after some passes, is not
 // a completed check.
 func LastChecks(ctx context.Context, conn driver.Conn, projectID uuid.UUID) ([]LastCheck, error) {
-	rows, err := conn.Query(ctx, `
+	var out []LastCheck
+	err := scanRows(ctx, conn, "reading last checks", `
 		WITH complete AS (
 			SELECT tracked_query_id, run_id, any(captured_at) AS at
 			FROM rank_rows
@@ -72,23 +73,21 @@ func LastChecks(ctx context.Context, conn driver.Conn, projectID uuid.UUID) ([]L
 		       if(own.mentioned = 0, NULL, 100 * (own.positive + 0.5 * own.neutral) / own.mentioned) AS positivity,
 		       toInt64(own.mentioned)
 		FROM own LEFT JOIN worth ON worth.tracked_query_id = own.tracked_query_id
-		SETTINGS join_use_nulls = 1`, projectID, projectID, projectID)
-	if err != nil {
-		return nil, fmt.Errorf("reading last checks: %w", err)
-	}
-	defer rows.Close()
-	var out []LastCheck
-	for rows.Next() {
+		SETTINGS join_use_nulls = 1`, []any{projectID, projectID, projectID}, func(rows driver.Rows) error {
 		var c LastCheck
 		var mentioned int64
 		if err := rows.Scan(&c.TrackedQueryID, &c.CheckedAt, &c.SerpPosition, &c.MentionPosition, &c.LinkPosition,
 			&c.ShoppingPosition, &c.ShareOfVoice, &c.PositivityIndex, &mentioned); err != nil {
-			return nil, fmt.Errorf("reading last checks: %w", err)
+			return err
 		}
 		c.MentionCount = int(mentioned)
 		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // ProjectMetrics are the own brand's figures over a window, as the project

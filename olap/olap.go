@@ -56,3 +56,23 @@ func OpenDB(url string) (*sql.DB, error) {
 	}
 	return clickhouse.OpenDB(opts), nil
 }
+
+// scanRows runs query and hands each row of its answer to scan. A failure
+// of the query, of scan or of the reading is wrapped with doing ("reading
+// cited sources").
+func scanRows(ctx context.Context, conn driver.Conn, doing, query string, args []any, scan func(driver.Rows) error) error {
+	rows, err := conn.Query(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("%s: %w", doing, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return fmt.Errorf("%s: %w", doing, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("%s: %w", doing, err)
+	}
+	return nil
+}

@@ -91,20 +91,15 @@ func (r Reader) AIAnswers(ctx context.Context, f ReadFilter) ([]AIAnswer, int, e
 	if err != nil || total == 0 {
 		return []AIAnswer{}, total, err
 	}
-	rows, err := r.Conn.Query(ctx, `
+	page := []AIAnswer{}
+	err = scanRows(ctx, r.Conn, "reading ai answers", `
 		SELECT id, tracked_query_id, query_text, engine, country, nullIf(locale, ''), pass_index, pass_count,
 		       captured_at, response_text, citations.position, citations.url, citations.domain, citations.title,
 		       citations.unresolved
 		FROM ai_answers FINAL
 		WHERE `+where+`
 		ORDER BY captured_at `+f.direction()+`, tracked_query_id, run_id, pass_index
-		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("reading ai answers: %w", err)
-	}
-	defer rows.Close()
-	page := []AIAnswer{}
-	for rows.Next() {
+		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset), func(rows driver.Rows) error {
 		var (
 			a                     AIAnswer
 			engine                string
@@ -115,7 +110,7 @@ func (r Reader) AIAnswers(ctx context.Context, f ReadFilter) ([]AIAnswer, int, e
 		)
 		if err := rows.Scan(&a.ID, &a.TrackedQueryID, &a.QueryText, &engine, &a.Country, &a.Locale, &passIndex,
 			&passCount, &a.CapturedAt, &a.ResponseText, &positions, &urls, &domains, &titles, &unresolved); err != nil {
-			return nil, 0, fmt.Errorf("reading ai answers: %w", err)
+			return err
 		}
 		a.Engine, a.PassIndex, a.PassCount = sightline.Engine(engine), int(passIndex), int(passCount)
 		a.CitedSources = make([]AIAnswerSource, len(positions))
@@ -124,9 +119,10 @@ func (r Reader) AIAnswers(ctx context.Context, f ReadFilter) ([]AIAnswer, int, e
 				Title: nonEmpty(titles[i]), Unresolved: unresolved[i]}
 		}
 		page = append(page, a)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("reading ai answers: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	return page, total, nil
 }
@@ -197,26 +193,22 @@ func (r Reader) snapshotHeads(ctx context.Context, engine sightline.Engine, f Re
 		return nil, total, err
 	}
 	dir := f.direction()
-	rows, err := r.Conn.Query(ctx, `
+	var heads []snapshotHead
+	err = scanRows(ctx, r.Conn, "reading "+string(engine)+" snapshots", `
 		SELECT capture_id, tracked_query_id, query_text, country, captured_at
 		FROM rank_rows FINAL
 		WHERE `+where+`
 		ORDER BY captured_at `+dir+`, toString(capture_id) `+dir+`
-		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("reading %s snapshots: %w", engine, err)
-	}
-	defer rows.Close()
-	var heads []snapshotHead
-	for rows.Next() {
+		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset), func(rows driver.Rows) error {
 		var h snapshotHead
 		if err := rows.Scan(&h.id, &h.trackedQueryID, &h.queryText, &h.country, &h.capturedAt); err != nil {
-			return nil, 0, fmt.Errorf("reading %s snapshots: %w", engine, err)
+			return err
 		}
 		heads = append(heads, h)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("reading %s snapshots: %w", engine, err)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	return heads, total, nil
 }
@@ -264,16 +256,11 @@ func (r Reader) SearchSnapshots(ctx context.Context, f ReadFilter) ([]SearchSnap
 		index[h.id] = i
 	}
 	where, args := itemsWhere(f.ProjectID, heads)
-	rows, err := r.Conn.Query(ctx, `
+	err = scanRows(ctx, r.Conn, "reading search results", `
 		SELECT snapshot_id, rank, url, domain, title, nullIf(snippet, ''), rating, rating_votes, unresolved
 		FROM search_results FINAL
 		WHERE `+where+`
-		ORDER BY snapshot_id, rank, id`, args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("reading search results: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+		ORDER BY snapshot_id, rank, id`, args, func(rows driver.Rows) error {
 		var (
 			snapshot uuid.UUID
 			rank     uint16
@@ -282,7 +269,7 @@ func (r Reader) SearchSnapshots(ctx context.Context, f ReadFilter) ([]SearchSnap
 		)
 		if err := rows.Scan(&snapshot, &rank, &res.URL, &res.Domain, &res.Title, &res.Snippet, &res.Rating, &votes,
 			&res.Unresolved); err != nil {
-			return nil, 0, fmt.Errorf("reading search results: %w", err)
+			return err
 		}
 		res.Rank = int(rank)
 		if votes != nil {
@@ -291,9 +278,10 @@ func (r Reader) SearchSnapshots(ctx context.Context, f ReadFilter) ([]SearchSnap
 		}
 		i := index[snapshot]
 		page[i].Results = append(page[i].Results, res)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("reading search results: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	return page, total, nil
 }
@@ -313,17 +301,12 @@ func (r Reader) ShoppingSnapshots(ctx context.Context, f ReadFilter) ([]Shopping
 		index[h.id] = i
 	}
 	where, args := itemsWhere(f.ProjectID, heads)
-	rows, err := r.Conn.Query(ctx, `
+	err = scanRows(ctx, r.Conn, "reading shopping offers", `
 		SELECT snapshot_id, rank, title, price, currency, nullIf(product_id, ''), merchant, nullIf(domain, ''),
 		       nullIf(url, '')
 		FROM shopping_offers FINAL
 		WHERE `+where+`
-		ORDER BY snapshot_id, rank, id`, args...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("reading shopping offers: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+		ORDER BY snapshot_id, rank, id`, args, func(rows driver.Rows) error {
 		var (
 			snapshot uuid.UUID
 			rank     uint16
@@ -331,14 +314,15 @@ func (r Reader) ShoppingSnapshots(ctx context.Context, f ReadFilter) ([]Shopping
 		)
 		if err := rows.Scan(&snapshot, &rank, &o.Title, &o.Price, &o.Currency, &o.ProductID, &o.Merchant, &o.Domain,
 			&o.URL); err != nil {
-			return nil, 0, fmt.Errorf("reading shopping offers: %w", err)
+			return err
 		}
 		o.Rank = int(rank)
 		i := index[snapshot]
 		page[i].Offers = append(page[i].Offers, o)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("reading shopping offers: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	return page, total, nil
 }
@@ -372,19 +356,14 @@ func (r Reader) MentionMatches(ctx context.Context, f ReadFilter) ([]MentionMatc
 		return []MentionMatch{}, total, err
 	}
 	dir := f.direction()
-	rows, err := r.Conn.Query(ctx, `
+	page := []MentionMatch{}
+	err = scanRows(ctx, r.Conn, "reading mention matches", `
 		SELECT id, answer_id, captured_at, engine, brand_name, competitor_id, relation, position, mention_type, tone,
 		       qualifier, mention_text
 		FROM mentions FINAL
 		WHERE `+where+`
 		ORDER BY captured_at `+dir+`, toString(id) `+dir+`
-		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("reading mention matches: %w", err)
-	}
-	defer rows.Close()
-	page := []MentionMatch{}
-	for rows.Next() {
+		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset), func(rows driver.Rows) error {
 		var (
 			m                                         MentionMatch
 			position                                  uint16
@@ -392,14 +371,15 @@ func (r Reader) MentionMatches(ctx context.Context, f ReadFilter) ([]MentionMatc
 		)
 		if err := rows.Scan(&m.ID, &m.AIResponseID, &m.DetectedAt, &engine, &m.BrandName, &m.CompetitorID, &relation,
 			&position, &mentionType, &tone, &qual, &m.MentionText); err != nil {
-			return nil, 0, fmt.Errorf("reading mention matches: %w", err)
+			return err
 		}
 		m.Engine, m.MentionRelation, m.MentionPosition = sightline.Engine(engine), sightline.Relation(relation), int(position)
 		m.MentionType, m.Sentiment, m.Qualifier = sightline.MentionType(mentionType), sightline.Tone(tone), sightline.Qualifier(qual)
 		page = append(page, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("reading mention matches: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	return page, total, nil
 }
@@ -427,30 +407,26 @@ func (r Reader) SerpMatches(ctx context.Context, f ReadFilter) ([]SerpMatch, int
 		return []SerpMatch{}, total, err
 	}
 	dir := f.direction()
-	rows, err := r.Conn.Query(ctx, `
+	page := []SerpMatch{}
+	err = scanRows(ctx, r.Conn, "reading serp matches", `
 		SELECT id, snapshot_id, captured_at, rank, url, domain, competitor_id
 		FROM search_results FINAL
 		WHERE `+where+`
 		ORDER BY captured_at `+dir+`, toString(id) `+dir+`
-		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset)...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("reading serp matches: %w", err)
-	}
-	defer rows.Close()
-	page := []SerpMatch{}
-	for rows.Next() {
+		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset), func(rows driver.Rows) error {
 		var (
 			m    SerpMatch
 			rank uint16
 		)
 		if err := rows.Scan(&m.ID, &m.SnapshotID, &m.DetectedAt, &rank, &m.URL, &m.Domain, &m.CompetitorID); err != nil {
-			return nil, 0, fmt.Errorf("reading serp matches: %w", err)
+			return err
 		}
 		m.Rank = int(rank)
 		page = append(page, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("reading serp matches: %w", err)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	return page, total, nil
 }

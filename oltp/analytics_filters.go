@@ -23,15 +23,8 @@ type CompetitorName struct {
 // CompetitorNames returns the project's current tracked competitors,
 // ordered by name, then id.
 func CompetitorNames(ctx context.Context, db DBTX, projectID uuid.UUID) ([]CompetitorName, error) {
-	rows, err := db.Query(ctx, `SELECT id, name FROM competitors WHERE project_id = $1 ORDER BY name, id`, projectID)
-	if err != nil {
-		return nil, fmt.Errorf("reading competitor names: %w", err)
-	}
-	names, err := pgx.CollectRows(rows, pgx.RowToStructByName[CompetitorName])
-	if err != nil {
-		return nil, fmt.Errorf("reading competitor names: %w", err)
-	}
-	return names, nil
+	return queryRows(ctx, db, pgx.RowToStructByName[CompetitorName], "reading competitor names",
+		`SELECT id, name FROM competitors WHERE project_id = $1 ORDER BY name, id`, projectID)
 }
 
 // ExistingTrackedQueries reports which of ids are tracked queries of the
@@ -39,19 +32,12 @@ func CompetitorNames(ctx context.Context, db DBTX, projectID uuid.UUID) ([]Compe
 // until its background cascade removes them; a reader showing them asks
 // here whether their query is gone.
 func ExistingTrackedQueries(ctx context.Context, db DBTX, projectID uuid.UUID, ids []uuid.UUID) (map[uuid.UUID]bool, error) {
-	rows, err := db.Query(ctx, `SELECT id FROM tracked_queries WHERE project_id = $1 AND id = ANY ($2)`, projectID, ids)
+	found, err := queryRows(ctx, db, pgx.RowTo[uuid.UUID], "checking tracked queries",
+		`SELECT id FROM tracked_queries WHERE project_id = $1 AND id = ANY ($2)`, projectID, ids)
 	if err != nil {
-		return nil, fmt.Errorf("checking tracked queries: %w", err)
+		return nil, err
 	}
-	found, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
-	if err != nil {
-		return nil, fmt.Errorf("checking tracked queries: %w", err)
-	}
-	set := make(map[uuid.UUID]bool, len(found))
-	for _, id := range found {
-		set[id] = true
-	}
-	return set, nil
+	return setOf(found), nil
 }
 
 // AvailableFilters are the values a project's analytics filters accept:

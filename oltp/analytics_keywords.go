@@ -51,24 +51,16 @@ func Keywords(ctx context.Context, db DBTX, f KeywordFilter) ([]Keyword, error) 
 		return nil, nil
 	}
 	where := sq.And{sq.Eq{"project_id": f.ProjectID}}
-	if len(f.Engines) > 0 {
-		where = append(where, sq.Expr("engine = ANY(?)", f.Engines))
-	}
-	if len(f.Countries) > 0 {
-		where = append(where, sq.Expr("country = ANY(?)", f.Countries))
-	}
+	where = whereAny(where, "engine = ANY(?)", f.Engines)
+	where = whereAny(where, "country = ANY(?)", f.Countries)
 	if f.TrackedQueryIDs != nil {
 		where = append(where, sq.Expr("id = ANY(?)", f.TrackedQueryIDs))
 	}
 	if f.Status != "" {
 		where = append(where, sq.Eq{"status": f.Status})
 	}
-	if len(f.CheckFrequencies) > 0 {
-		where = append(where, sq.Expr("check_frequency = ANY(?)", f.CheckFrequencies))
-	}
-	if len(f.NPasses) > 0 {
-		where = append(where, sq.Expr("n_passes = ANY(?::smallint[])", f.NPasses))
-	}
+	where = whereAny(where, "check_frequency = ANY(?)", f.CheckFrequencies)
+	where = whereAny(where, "n_passes = ANY(?::smallint[])", f.NPasses)
 	matches := sq.Expr("true AS matches_search")
 	if search := NormalizeSearchText(f.Search); search != "" {
 		matches = sq.Expr("strpos(query_text, ?) > 0 AS matches_search", search)
@@ -84,13 +76,5 @@ func Keywords(ctx context.Context, db DBTX, f KeywordFilter) ([]Keyword, error) 
 	if err != nil {
 		return nil, fmt.Errorf("building keywords: %w", err)
 	}
-	rows, err := db.Query(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("reading keywords: %w", err)
-	}
-	keywords, err := pgx.CollectRows(rows, pgx.RowToStructByName[Keyword])
-	if err != nil {
-		return nil, fmt.Errorf("reading keywords: %w", err)
-	}
-	return keywords, nil
+	return queryRows(ctx, db, pgx.RowToStructByName[Keyword], "reading keywords", query, args...)
 }

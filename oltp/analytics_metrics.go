@@ -37,7 +37,7 @@ type ClusterMembersFilter struct {
 // their member tracked queries, and the project's tracked queries that
 // belong to no cluster, both narrowed to the engines and countries.
 func ClusterMemberships(ctx context.Context, db DBTX, f ClusterMembersFilter) ([]ClusterMembers, []uuid.UUID, error) {
-	rows, err := db.Query(ctx, `
+	clusters, err := queryRows(ctx, db, pgx.RowToStructByName[ClusterMembers], "reading cluster memberships", `
 		SELECT q.id, q.name,
 		       COALESCE(array_agg(t.id ORDER BY t.id) FILTER (WHERE t.id IS NOT NULL), '{}') AS tracked_query_ids
 		FROM query_clusters q
@@ -49,11 +49,7 @@ func ClusterMemberships(ctx context.Context, db DBTX, f ClusterMembersFilter) ([
 		GROUP BY q.id, q.name
 		ORDER BY q.name`, f.ProjectID, f.ClusterIDs, nonNil(f.Engines), nonNil(f.Countries))
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading cluster memberships: %w", err)
-	}
-	clusters, err := pgx.CollectRows(rows, pgx.RowToStructByName[ClusterMembers])
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading cluster memberships: %w", err)
+		return nil, nil, err
 	}
 	var ungrouped []uuid.UUID
 	err = db.QueryRow(ctx, `
@@ -89,18 +85,10 @@ type OverviewProject struct {
 // ActiveProjects returns the organization's active projects, none while
 // the organization itself is archived, in id order.
 func ActiveProjects(ctx context.Context, db DBTX, organizationID uuid.UUID) ([]OverviewProject, error) {
-	rows, err := db.Query(ctx, `
+	return queryRows(ctx, db, pgx.RowToStructByName[OverviewProject], "reading active projects", `
 		SELECT p.id, p.name,
 		       (SELECT count(*) FROM tracked_queries t WHERE t.project_id = p.id)::int AS tracked_query_count
 		FROM projects p JOIN organizations o ON o.id = p.organization_id
 		WHERE p.organization_id = $1 AND p.status = 'active' AND o.status = 'active'
 		ORDER BY p.id`, organizationID)
-	if err != nil {
-		return nil, fmt.Errorf("reading active projects: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, pgx.RowToStructByName[OverviewProject])
-	if err != nil {
-		return nil, fmt.Errorf("reading active projects: %w", err)
-	}
-	return out, nil
 }

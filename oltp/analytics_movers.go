@@ -22,23 +22,11 @@ type TrackedQueryLabel struct {
 // model: a deleted query has no label, so it never names a row.
 func TrackedQueryLabels(ctx context.Context, db DBTX, projectID uuid.UUID, engines, countries []string) ([]TrackedQueryLabel, error) {
 	where := sq.And{sq.Eq{"project_id": projectID}}
-	if len(engines) > 0 {
-		where = append(where, sq.Expr("engine = ANY(?)", engines))
-	}
-	if len(countries) > 0 {
-		where = append(where, sq.Expr("country = ANY(?)", countries))
-	}
+	where = whereAny(where, "engine = ANY(?)", engines)
+	where = whereAny(where, "country = ANY(?)", countries)
 	query, args, err := psql.Select("id", "query_text", "engine", "country").From("tracked_queries").Where(where).ToSql()
 	if err != nil {
 		return nil, fmt.Errorf("building tracked query labels: %w", err)
 	}
-	rows, err := db.Query(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("reading tracked query labels: %w", err)
-	}
-	labels, err := pgx.CollectRows(rows, pgx.RowToStructByName[TrackedQueryLabel])
-	if err != nil {
-		return nil, fmt.Errorf("reading tracked query labels: %w", err)
-	}
-	return labels, nil
+	return queryRows(ctx, db, pgx.RowToStructByName[TrackedQueryLabel], "reading tracked query labels", query, args...)
 }

@@ -25,20 +25,12 @@ type BackfillQuery struct {
 // BackfillQueries lists the active tracked queries of the organization's
 // active projects, project by project.
 func BackfillQueries(ctx context.Context, db DBTX, organizationID uuid.UUID) ([]BackfillQuery, error) {
-	rows, err := db.Query(ctx, `
+	return queryRows(ctx, db, pgx.RowToStructByName[BackfillQuery], "listing queries to backfill", `
 		SELECT q.id, p.organization_id, q.project_id, q.query_text, q.engine, q.country, q.locale,
 		       q.check_frequency, q.n_passes
 		FROM tracked_queries q JOIN projects p ON p.id = q.project_id
 		WHERE p.organization_id = $1 AND p.status = 'active' AND q.status = 'active'
 		ORDER BY q.project_id, q.id`, organizationID)
-	if err != nil {
-		return nil, fmt.Errorf("listing queries to backfill: %w", err)
-	}
-	qs, err := pgx.CollectRows(rows, pgx.RowToStructByName[BackfillQuery])
-	if err != nil {
-		return nil, fmt.Errorf("listing queries to backfill: %w", err)
-	}
-	return qs, nil
 }
 
 // AdvanceLastCheckedAt moves each query's lastCheckedAt forward to the

@@ -48,36 +48,20 @@ func RecordCheckAnswer(ctx context.Context, db DBTX, run *CheckRun, pass int, an
 
 // CheckAnswersOfRun returns the run's answers not yet stored, by pass.
 func CheckAnswersOfRun(ctx context.Context, db DBTX, run *CheckRun) ([]CheckAnswer, error) {
-	rows, err := db.Query(ctx, `
+	return queryRows(ctx, db, pgx.RowToStructByName[CheckAnswer], "reading check answers", `
 		SELECT run_id, project_id, pass_index, pass FROM check_answers
 		WHERE run_id = $1 AND project_id = $2 ORDER BY pass_index`, run.ID, run.ProjectID)
-	if err != nil {
-		return nil, fmt.Errorf("reading check answers: %w", err)
-	}
-	answers, err := pgx.CollectRows(rows, pgx.RowToStructByName[CheckAnswer])
-	if err != nil {
-		return nil, fmt.Errorf("reading check answers: %w", err)
-	}
-	return answers, nil
 }
 
 // OrphanCheckAnswers returns up to limit answers, oldest first, whose run
 // has closed (failed or cancelled) before storing them: no attempt of the
 // run will store them, so the relay does.
 func OrphanCheckAnswers(ctx context.Context, db DBTX, limit int) ([]CheckAnswer, error) {
-	rows, err := db.Query(ctx, `
+	return queryRows(ctx, db, pgx.RowToStructByName[CheckAnswer], "reading orphan check answers", `
 		SELECT a.run_id, a.project_id, a.pass_index, a.pass FROM check_answers a
 		JOIN check_runs r ON r.id = a.run_id AND r.project_id = a.project_id
 		WHERE r.status IN ('failed', 'cancelled')
 		ORDER BY a.created_at LIMIT $1`, limit)
-	if err != nil {
-		return nil, fmt.Errorf("reading orphan check answers: %w", err)
-	}
-	answers, err := pgx.CollectRows(rows, pgx.RowToStructByName[CheckAnswer])
-	if err != nil {
-		return nil, fmt.Errorf("reading orphan check answers: %w", err)
-	}
-	return answers, nil
 }
 
 // DeleteCheckAnswer forgets an answer ClickHouse now holds.

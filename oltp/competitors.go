@@ -2,8 +2,6 @@ package oltp
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -53,18 +51,10 @@ func GetCompetitor(ctx context.Context, db DBTX, organizationID, projectID, comp
 // UnknownCompetitors returns those of ids that are not current
 // competitors of the project, in the order given.
 func UnknownCompetitors(ctx context.Context, db DBTX, projectID uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
-	rows, err := db.Query(ctx, `
+	return queryRows(ctx, db, pgx.RowTo[uuid.UUID], "checking competitors", `
 		SELECT c.id FROM unnest($2::uuid[]) WITH ORDINALITY AS c (id, n)
 		WHERE NOT EXISTS (SELECT 1 FROM competitors x WHERE x.project_id = $1 AND x.id = c.id)
 		ORDER BY c.n`, projectID, ids)
-	if err != nil {
-		return nil, fmt.Errorf("checking competitors: %w", err)
-	}
-	unknown, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
-	if err != nil {
-		return nil, fmt.Errorf("checking competitors: %w", err)
-	}
-	return unknown, nil
 }
 
 // CreateCompetitor adds a competitor to the project's brand profile;
@@ -105,16 +95,6 @@ func DeleteCompetitor(ctx context.Context, db DBTX, organizationID, projectID, c
 }
 
 func oneCompetitor(ctx context.Context, db DBTX, query string, args ...any) (*Competitor, error) {
-	rows, err := db.Query(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("competitor statement: %w", err)
-	}
-	c, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Competitor])
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, sightline.Errorf(sightline.CodeCompetitorNotFound, "Competitor not found.")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("competitor statement: %w", err)
-	}
-	return &c, nil
+	return queryOne[Competitor](ctx, db, sightline.Errorf(sightline.CodeCompetitorNotFound, "Competitor not found."),
+		"competitor statement", query, args...)
 }

@@ -110,17 +110,25 @@ func checkHost(host string) error {
 // keeping the first occurrence's position. A value that is not a host is
 // reported as field[index] in errs.
 func NormalizeDomains(field string, raw []string, errs sightline.ValidationErrors) []string {
+	return normalizeList(field, raw, errs, NormalizeDomain, func(d string) string { return d })
+}
+
+// normalizeList normalises each value of raw and keeps the first of those
+// whose key is the same, in its position. A refused value is reported as
+// field[index] in errs.
+func normalizeList(field string, raw []string, errs sightline.ValidationErrors,
+	normalize func(string) (string, error), key func(string) string) []string {
 	out := make([]string, 0, len(raw))
 	seen := make(map[string]bool, len(raw))
 	for i, r := range raw {
-		d, err := NormalizeDomain(r)
+		v, err := normalize(r)
 		if err != nil {
 			addProblem(errs, fmt.Sprintf("%s[%d]", field, i), err)
 			continue
 		}
-		if !seen[d] {
-			seen[d] = true
-			out = append(out, d)
+		if k := key(v); !seen[k] {
+			seen[k] = true
+			out = append(out, v)
 		}
 	}
 	return out
@@ -136,20 +144,7 @@ func NormalizeBrandName(raw string) (string, error) {
 // equal under Unicode case folding ("Acme", "ACME"), keeping the first
 // spelling in its position. A refused value is reported as field[index].
 func NormalizeBrandNames(field string, raw []string, errs sightline.ValidationErrors) []string {
-	out := make([]string, 0, len(raw))
-	seen := make(map[string]bool, len(raw))
-	for i, r := range raw {
-		name, err := NormalizeBrandName(r)
-		if err != nil {
-			addProblem(errs, fmt.Sprintf("%s[%d]", field, i), err)
-			continue
-		}
-		if key := FoldKey(name); !seen[key] {
-			seen[key] = true
-			out = append(out, name)
-		}
-	}
-	return out
+	return normalizeList(field, raw, errs, NormalizeBrandName, FoldKey)
 }
 
 // NormalizeName trims a display name (of a project, a competitor or a

@@ -108,13 +108,9 @@ func listWithTotal[R, T any](ctx context.Context, db DBTX, page, count sq.Select
 	if err != nil {
 		return nil, 0, fmt.Errorf("building listing: %w", err)
 	}
-	rows, err := db.Query(ctx, query, args...)
+	found, err := queryRows(ctx, db, pgx.RowToStructByName[R], "listing", query, args...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("listing: %w", err)
-	}
-	found, err := pgx.CollectRows(rows, pgx.RowToStructByName[R])
-	if err != nil {
-		return nil, 0, fmt.Errorf("listing: %w", err)
+		return nil, 0, err
 	}
 	out := make([]T, len(found))
 	total := 0
@@ -132,4 +128,53 @@ func listWithTotal[R, T any](ctx context.Context, db DBTX, page, count sq.Select
 		return nil, 0, fmt.Errorf("counting listing: %w", err)
 	}
 	return out, total, nil
+}
+
+// queryRows runs query and collects its rows with rowTo. Either failure is
+// wrapped with doing ("reading keywords").
+func queryRows[T any](ctx context.Context, db DBTX, rowTo pgx.RowToFunc[T], doing, query string, args ...any) ([]T, error) {
+	rows, err := db.Query(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", doing, err)
+	}
+	out, err := pgx.CollectRows(rows, rowTo)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", doing, err)
+	}
+	return out, nil
+}
+
+// queryOne runs query and collects its one row into a T by column name.
+// No row is notFound; any other failure is wrapped with doing.
+func queryOne[T any](ctx context.Context, db DBTX, notFound error, doing, query string, args ...any) (*T, error) {
+	rows, err := db.Query(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", doing, err)
+	}
+	v, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[T])
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, notFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", doing, err)
+	}
+	return &v, nil
+}
+
+// setOf is the set of the values of s.
+func setOf[K comparable](s []K) map[K]bool {
+	out := make(map[K]bool, len(s))
+	for _, k := range s {
+		out[k] = true
+	}
+	return out
+}
+
+// whereAny adds predicate, whose one placeholder takes values, to where;
+// no values means no filter.
+func whereAny[T any](where sq.And, predicate string, values []T) sq.And {
+	if len(values) == 0 {
+		return where
+	}
+	return append(where, sq.Expr(predicate, values))
 }

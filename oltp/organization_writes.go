@@ -36,10 +36,14 @@ type InvitationRef struct {
 	Role  sightline.Role `json:"role" db:"role"`
 }
 
-func projectIDs(refs []ProjectRef) []uuid.UUID {
+func (r ProjectRef) refID() uuid.UUID    { return r.ID }
+func (r InvitationRef) refID() uuid.UUID { return r.ID }
+
+// refIDs are the ids of the records refs name.
+func refIDs[R interface{ refID() uuid.UUID }](refs []R) []uuid.UUID {
 	ids := make([]uuid.UUID, len(refs))
 	for i, r := range refs {
-		ids[i] = r.ID
+		ids[i] = r.refID()
 	}
 	return ids
 }
@@ -87,18 +91,8 @@ func getOrganization(ctx context.Context, db DBTX, id uuid.UUID, lock bool) (*Or
 	if lock {
 		query += " FOR UPDATE"
 	}
-	rows, err := db.Query(ctx, query, id)
-	if err != nil {
-		return nil, fmt.Errorf("reading organization: %w", err)
-	}
-	org, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Organization])
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found.")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading organization: %w", err)
-	}
-	return &org, nil
+	return queryOne[Organization](ctx, db, sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found."),
+		"reading organization", query, id)
 }
 
 // TextChange is one field of a patch: when Set, the field becomes Value
@@ -212,16 +206,12 @@ type ArchiveEffects struct {
 }
 
 func (e *ArchiveEffects) binding() any {
-	invitations := make([]uuid.UUID, len(e.InvitationsToCancel))
-	for i, r := range e.InvitationsToCancel {
-		invitations[i] = r.ID
-	}
 	return struct {
 		Projects       []uuid.UUID          `json:"projects"`
 		Invitations    []uuid.UUID          `json:"invitations"`
 		SubscriptionID uuid.UUID            `json:"subscriptionId"`
 		CancelAt       *sightline.Timestamp `json:"cancelAt"`
-	}{projectIDs(e.ProjectsToArchive), invitations, e.subscriptionID, e.SubscriptionCancelAt}
+	}{refIDs(e.ProjectsToArchive), refIDs(e.InvitationsToCancel), e.subscriptionID, e.SubscriptionCancelAt}
 }
 
 // PlanArchive computes what archiving the organization will do. With lock
@@ -237,8 +227,8 @@ func PlanArchive(ctx context.Context, db DBTX, id uuid.UUID, lock bool) (*Organi
 		return nil, nil, sightline.Errorf(sightline.CodeStatusTransitionNotAllowed, "The organization is already archived.")
 	}
 	e := &ArchiveEffects{}
-	if e.ProjectsToArchive, err = collectOrganizationRows[ProjectRef](ctx, db, projects, id); err != nil {
-		return nil, nil, fmt.Errorf("listing projects to archive: %w", err)
+	if e.ProjectsToArchive, err = queryRows(ctx, db, pgx.RowToStructByName[ProjectRef], "listing projects to archive", projects, id); err != nil {
+		return nil, nil, err
 	}
 	invitations := `
 		SELECT id, email, role FROM invitations
@@ -246,8 +236,8 @@ func PlanArchive(ctx context.Context, db DBTX, id uuid.UUID, lock bool) (*Organi
 	if lock {
 		invitations += " FOR UPDATE"
 	}
-	if e.InvitationsToCancel, err = collectOrganizationRows[InvitationRef](ctx, db, invitations, id); err != nil {
-		return nil, nil, fmt.Errorf("listing invitations to cancel: %w", err)
+	if e.InvitationsToCancel, err = queryRows(ctx, db, pgx.RowToStructByName[InvitationRef], "listing invitations to cancel", invitations, id); err != nil {
+		return nil, nil, err
 	}
 	sub, err := currentSubscription(ctx, db, id, lock)
 	if err != nil {
@@ -266,16 +256,12 @@ func PlanArchive(ctx context.Context, db DBTX, id uuid.UUID, lock bool) (*Organi
 func ApplyArchive(ctx context.Context, tx pgx.Tx, id uuid.UUID, e *ArchiveEffects) (*Organization, error) {
 	if _, err := tx.Exec(ctx, `
 		UPDATE projects SET status = 'archived', archived_by = 'organization', archived_at = now()
-		WHERE organization_id = $1 AND id = ANY($2)`, id, projectIDs(e.ProjectsToArchive)); err != nil {
+		WHERE organization_id = $1 AND id = ANY($2)`, id, refIDs(e.ProjectsToArchive)); err != nil {
 		return nil, fmt.Errorf("archiving projects: %w", err)
-	}
-	invitations := make([]uuid.UUID, len(e.InvitationsToCancel))
-	for i, r := range e.InvitationsToCancel {
-		invitations[i] = r.ID
 	}
 	if _, err := tx.Exec(ctx, `
 		UPDATE invitations SET status = 'cancelled', cancelled_by_archive = true
-		WHERE organization_id = $1 AND id = ANY($2)`, id, invitations); err != nil {
+		WHERE organization_id = $1 AND id = ANY($2)`, id, refIDs(e.InvitationsToCancel)); err != nil {
 		return nil, fmt.Errorf("cancelling invitations: %w", err)
 	}
 	if e.SubscriptionCancelAt != nil {
@@ -305,7 +291,7 @@ func (e *RestoreEffects) binding() any {
 		Projects       []uuid.UUID          `json:"projects"`
 		SubscriptionID uuid.UUID            `json:"subscriptionId"`
 		CancelAt       *sightline.Timestamp `json:"cancelAt"`
-	}{projectIDs(e.ProjectsToRestore), e.subscriptionID, e.AbortedSubscriptionCancelAt}
+	}{refIDs(e.ProjectsToRestore), e.subscriptionID, e.AbortedSubscriptionCancelAt}
 }
 
 // PlanRestore computes what restoring the organization will do; see
@@ -320,8 +306,8 @@ func PlanRestore(ctx context.Context, db DBTX, id uuid.UUID, lock bool) (*Organi
 		return nil, nil, sightline.Errorf(sightline.CodeStatusTransitionNotAllowed, "The organization is not archived.")
 	}
 	e := &RestoreEffects{}
-	if e.ProjectsToRestore, err = collectOrganizationRows[ProjectRef](ctx, db, projects, id); err != nil {
-		return nil, nil, fmt.Errorf("listing projects to restore: %w", err)
+	if e.ProjectsToRestore, err = queryRows(ctx, db, pgx.RowToStructByName[ProjectRef], "listing projects to restore", projects, id); err != nil {
+		return nil, nil, err
 	}
 	sub, err := currentSubscription(ctx, db, id, lock)
 	if err != nil {
@@ -339,7 +325,7 @@ func PlanRestore(ctx context.Context, db DBTX, id uuid.UUID, lock bool) (*Organi
 func ApplyRestore(ctx context.Context, tx pgx.Tx, id uuid.UUID, e *RestoreEffects) (*Organization, error) {
 	if _, err := tx.Exec(ctx, `
 		UPDATE projects SET status = 'active', archived_by = NULL, archived_at = NULL
-		WHERE organization_id = $1 AND id = ANY($2)`, id, projectIDs(e.ProjectsToRestore)); err != nil {
+		WHERE organization_id = $1 AND id = ANY($2)`, id, refIDs(e.ProjectsToRestore)); err != nil {
 		return nil, fmt.Errorf("restoring projects: %w", err)
 	}
 	if e.AbortedSubscriptionCancelAt != nil {
@@ -378,13 +364,4 @@ func setOrganizationStatus(ctx context.Context, tx pgx.Tx, id uuid.UUID, status 
 		return nil, fmt.Errorf("setting organization status: %w", err)
 	}
 	return &org, nil
-}
-
-// collectOrganizationRows runs a query whose columns match T's db tags.
-func collectOrganizationRows[T any](ctx context.Context, db DBTX, query string, args ...any) ([]T, error) {
-	rows, err := db.Query(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	return pgx.CollectRows(rows, pgx.RowToStructByName[T])
 }

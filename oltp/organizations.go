@@ -2,12 +2,10 @@ package oltp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	sq "github.com/Masterminds/squirrel"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/sightline/sightline"
 )
@@ -69,16 +67,5 @@ func ListOrganizations(ctx context.Context, db DBTX, f OrganizationFilter) ([]Or
 
 // GetOrganization returns one organization, or organization_not_found.
 func GetOrganization(ctx context.Context, db DBTX, id uuid.UUID) (*Organization, error) {
-	rows, err := db.Query(ctx, "SELECT "+organizationColumns+" FROM organizations o WHERE o.id = $1", id)
-	if err != nil {
-		return nil, fmt.Errorf("reading organization: %w", err)
-	}
-	org, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Organization])
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found.")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading organization: %w", err)
-	}
-	return &org, nil
+	return getOrganization(ctx, db, id, false)
 }

@@ -143,19 +143,9 @@ func ListProjects(ctx context.Context, db DBTX, f ProjectFilter) ([]ProjectRow, 
 // GetProject returns the organization's project with its brand
 // configuration, or project_not_found.
 func GetProject(ctx context.Context, db DBTX, organizationID, projectID uuid.UUID) (*Project, error) {
-	rows, err := db.Query(ctx, "SELECT "+projectColumns+" FROM "+projectFrom+
-		" WHERE p.id = $1 AND p.organization_id = $2", projectID, organizationID)
-	if err != nil {
-		return nil, fmt.Errorf("reading project: %w", err)
-	}
-	p, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[Project])
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, sightline.Errorf(sightline.CodeProjectNotFound, "Project not found.")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading project: %w", err)
-	}
-	return &p, nil
+	return queryOne[Project](ctx, db, sightline.Errorf(sightline.CodeProjectNotFound, "Project not found."),
+		"reading project", "SELECT "+projectColumns+" FROM "+projectFrom+
+			" WHERE p.id = $1 AND p.organization_id = $2", projectID, organizationID)
 }
 
 // BrandLists are the normalised website domains and brand names of a brand
@@ -310,18 +300,8 @@ const brandProfileQuery = `
 // GetBrandProfile returns the project's brand profile, or
 // brand_profile_not_found when it has none.
 func GetBrandProfile(ctx context.Context, db DBTX, organizationID, projectID uuid.UUID) (*BrandProfile, error) {
-	rows, err := db.Query(ctx, brandProfileQuery, projectID, organizationID)
-	if err != nil {
-		return nil, fmt.Errorf("reading brand profile: %w", err)
-	}
-	b, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[BrandProfile])
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, sightline.Errorf(sightline.CodeBrandProfileNotFound, "The project has no brand profile.")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading brand profile: %w", err)
-	}
-	return &b, nil
+	return queryOne[BrandProfile](ctx, db, sightline.Errorf(sightline.CodeBrandProfileNotFound, "The project has no brand profile."),
+		"reading brand profile", brandProfileQuery, projectID, organizationID)
 }
 
 // ReplaceBrandLists replaces the profile's domains and brand names. The

@@ -74,18 +74,8 @@ func GetProjectProposalJob(ctx context.Context, db DBTX, organizationID, project
 }
 
 func oneProposalJob(ctx context.Context, db DBTX, query string, args ...any) (*ProposalJob, error) {
-	rows, err := db.Query(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("proposal job statement: %w", err)
-	}
-	j, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[ProposalJob])
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, sightline.Errorf(sightline.CodeJobNotFound, "Job not found.")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("proposal job statement: %w", err)
-	}
-	return &j, nil
+	return queryOne[ProposalJob](ctx, db, sightline.Errorf(sightline.CodeJobNotFound, "Job not found."),
+		"proposal job statement", query, args...)
 }
 
 // StartProposalJob marks attempt of a queued or running job as running
@@ -244,20 +234,12 @@ type ClusteringQuery struct {
 // ClusteringQueries returns the tracked queries of the project among ids,
 // in the order of ids, with whether each belongs to a cluster now.
 func ClusteringQueries(ctx context.Context, db DBTX, projectID uuid.UUID, ids []uuid.UUID) ([]ClusteringQuery, error) {
-	rows, err := db.Query(ctx, `
+	return queryRows(ctx, db, pgx.RowToStructByName[ClusteringQuery], "reading tracked queries", `
 		SELECT q.id, q.query_text,
 		       EXISTS (SELECT 1 FROM tracked_query_clusters m WHERE m.tracked_query_id = q.id) AS grouped
 		FROM unnest($2::uuid[]) WITH ORDINALITY AS r (id, i)
 		JOIN tracked_queries q ON q.id = r.id AND q.project_id = $1
 		ORDER BY r.i`, projectID, ids)
-	if err != nil {
-		return nil, fmt.Errorf("reading tracked queries: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, pgx.RowToStructByName[ClusteringQuery])
-	if err != nil {
-		return nil, fmt.Errorf("reading tracked queries: %w", err)
-	}
-	return out, nil
 }
 
 // ClusterTexts is a cluster with the texts of its tracked queries.
@@ -270,7 +252,7 @@ type ClusterTexts struct {
 // ProjectClusterMembers returns the project's clusters by name, each with
 // the distinct texts of its members.
 func ProjectClusterMembers(ctx context.Context, db DBTX, projectID uuid.UUID) ([]ClusterTexts, error) {
-	rows, err := db.Query(ctx, `
+	return queryRows(ctx, db, pgx.RowToStructByName[ClusterTexts], "reading clusters", `
 		SELECT c.id, c.name,
 		       coalesce(array_agg(DISTINCT q.query_text) FILTER (WHERE q.id IS NOT NULL), '{}') AS member_texts
 		FROM query_clusters c
@@ -279,29 +261,13 @@ func ProjectClusterMembers(ctx context.Context, db DBTX, projectID uuid.UUID) ([
 		WHERE c.project_id = $1
 		GROUP BY c.id, c.name
 		ORDER BY c.name`, projectID)
-	if err != nil {
-		return nil, fmt.Errorf("reading clusters: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, pgx.RowToStructByName[ClusterTexts])
-	if err != nil {
-		return nil, fmt.Errorf("reading clusters: %w", err)
-	}
-	return out, nil
 }
 
 // TrackedQueryTexts returns the distinct texts of the project's tracked
 // queries.
 func TrackedQueryTexts(ctx context.Context, db DBTX, projectID uuid.UUID) ([]string, error) {
-	rows, err := db.Query(ctx, `
+	return queryRows(ctx, db, pgx.RowTo[string], "reading tracked query texts", `
 		SELECT DISTINCT query_text FROM tracked_queries WHERE project_id = $1 ORDER BY query_text`, projectID)
-	if err != nil {
-		return nil, fmt.Errorf("reading tracked query texts: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return nil, fmt.Errorf("reading tracked query texts: %w", err)
-	}
-	return out, nil
 }
 
 // Apply.
@@ -332,15 +298,11 @@ func TrackedQueryClusterIDs(ctx context.Context, db DBTX, projectID uuid.UUID, i
 // locks them (FOR KEY SHARE) until the transaction ends, so that none is
 // deleted before the memberships written next.
 func ClustersByName(ctx context.Context, db DBTX, projectID uuid.UUID, names []string) (map[string]uuid.UUID, error) {
-	rows, err := db.Query(ctx, `
+	found, err := queryRows(ctx, db, pgx.RowToStructByName[Cluster], "reading clusters", `
 		SELECT id, name FROM query_clusters WHERE project_id = $1 AND name = ANY($2)
 		ORDER BY id FOR KEY SHARE`, projectID, names)
 	if err != nil {
-		return nil, fmt.Errorf("reading clusters: %w", err)
-	}
-	found, err := pgx.CollectRows(rows, pgx.RowToStructByName[Cluster])
-	if err != nil {
-		return nil, fmt.Errorf("reading clusters: %w", err)
+		return nil, err
 	}
 	out := make(map[string]uuid.UUID, len(found))
 	for _, c := range found {

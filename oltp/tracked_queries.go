@@ -64,18 +64,8 @@ func getTrackedQuery(ctx context.Context, db DBTX, projectID, id uuid.UUID, lock
 	if lock {
 		query += ` FOR UPDATE OF q`
 	}
-	rows, err := db.Query(ctx, query, projectID, id)
-	if err != nil {
-		return nil, fmt.Errorf("reading tracked query: %w", err)
-	}
-	q, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[TrackedQuery])
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, sightline.Errorf(sightline.CodeTrackedQueryNotFound, "Tracked query not found.")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading tracked query: %w", err)
-	}
-	return &q, nil
+	return queryOne[TrackedQuery](ctx, db, sightline.Errorf(sightline.CodeTrackedQueryNotFound, "Tracked query not found."),
+		"reading tracked query", query, projectID, id)
 }
 
 // TrackedQueryChange is a change of configuration; nil fields stay as they are.
@@ -168,15 +158,8 @@ func SetTrackedQueries(ctx context.Context, db DBTX, projectID uuid.UUID, ids []
 // DeleteTrackedQueries hard-deletes the project's tracked queries among ids,
 // with their cluster memberships, and returns the ids deleted.
 func DeleteTrackedQueries(ctx context.Context, db DBTX, projectID uuid.UUID, ids []uuid.UUID) ([]uuid.UUID, error) {
-	rows, err := db.Query(ctx, `DELETE FROM tracked_queries WHERE project_id = $1 AND id = ANY($2) RETURNING id`, projectID, ids)
-	if err != nil {
-		return nil, fmt.Errorf("deleting tracked queries: %w", err)
-	}
-	deleted, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
-	if err != nil {
-		return nil, fmt.Errorf("deleting tracked queries: %w", err)
-	}
-	return deleted, nil
+	return queryRows(ctx, db, pgx.RowTo[uuid.UUID], "deleting tracked queries",
+		`DELETE FROM tracked_queries WHERE project_id = $1 AND id = ANY($2) RETURNING id`, projectID, ids)
 }
 
 // ProjectClusters returns which of ids are clusters of the project, and
@@ -184,21 +167,13 @@ func DeleteTrackedQueries(ctx context.Context, db DBTX, projectID uuid.UUID, ids
 // be deleted between this check and the membership write that follows, so
 // the write never meets a vanished cluster.
 func ProjectClusters(ctx context.Context, db DBTX, projectID uuid.UUID, ids []uuid.UUID) (map[uuid.UUID]bool, error) {
-	rows, err := db.Query(ctx, `
+	found, err := queryRows(ctx, db, pgx.RowTo[uuid.UUID], "reading clusters", `
 		SELECT id FROM query_clusters WHERE project_id = $1 AND id = ANY($2)
 		ORDER BY id FOR KEY SHARE`, projectID, ids)
 	if err != nil {
-		return nil, fmt.Errorf("reading clusters: %w", err)
+		return nil, err
 	}
-	found, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
-	if err != nil {
-		return nil, fmt.Errorf("reading clusters: %w", err)
-	}
-	set := make(map[uuid.UUID]bool, len(found))
-	for _, id := range found {
-		set[id] = true
-	}
-	return set, nil
+	return setOf(found), nil
 }
 
 // CheckClustersForCreate checks the clusters named by a create (spec 4.2):
@@ -401,7 +376,7 @@ func insertTrackedQueries(ctx context.Context, db DBTX, in NewTrackedQueries, re
 			passes[n] = 1
 		}
 	}
-	rows, err := db.Query(ctx, `
+	inserted, err := queryRows(ctx, db, pgx.RowTo[uuid.UUID], "creating tracked queries", `
 		INSERT INTO tracked_queries (id, project_id, query_text, engine, country, locale, check_frequency, n_passes)
 		SELECT id, $1, query_text, engine, country, $7, $8, n_passes
 		FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::int[])
@@ -410,11 +385,7 @@ func insertTrackedQueries(ctx context.Context, db DBTX, in NewTrackedQueries, re
 		ON CONFLICT (project_id, query_text, engine, country) DO NOTHING
 		RETURNING id`, in.ProjectID, ids, texts, engines, countries, passes, in.Locale, in.CheckFrequency)
 	if err != nil {
-		return nil, fmt.Errorf("creating tracked queries: %w", err)
-	}
-	inserted, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
-	if err != nil {
-		return nil, fmt.Errorf("creating tracked queries: %w", err)
+		return nil, err
 	}
 	for _, id := range inserted {
 		created[id] = true
@@ -523,16 +494,12 @@ func GetCoverage(ctx context.Context, db DBTX, projectID uuid.UUID) (*Coverage, 
 	if err != nil {
 		return nil, fmt.Errorf("counting coverage: %w", err)
 	}
-	rows, err := db.Query(ctx, `
+	c.Sample, err = queryRows(ctx, db, pgx.RowToStructByName[CoverageSample], "sampling overdue queries", `
 		SELECT q.id, q.query_text, q.engine, q.country, q.check_frequency, q.last_checked_at
 		FROM tracked_queries q WHERE q.project_id = $1 AND `+trackedOverdue+`
 		ORDER BY q.last_checked_at, q.id LIMIT $2`, projectID, CoverageSampleSize)
 	if err != nil {
-		return nil, fmt.Errorf("sampling overdue queries: %w", err)
-	}
-	c.Sample, err = pgx.CollectRows(rows, pgx.RowToStructByName[CoverageSample])
-	if err != nil {
-		return nil, fmt.Errorf("sampling overdue queries: %w", err)
+		return nil, err
 	}
 	return &c, nil
 }

@@ -82,12 +82,8 @@ func ListTrackedQuerySearchRows(ctx context.Context, db DBTX, f TrackedQuerySear
 	if f.Status != "" {
 		where = append(where, sq.Eq{"s.status": f.Status})
 	}
-	if len(f.Engines) > 0 {
-		where = append(where, sq.Expr("s.engine = ANY(?)", f.Engines))
-	}
-	if len(f.Countries) > 0 {
-		where = append(where, sq.Expr("s.country = ANY(?)", f.Countries))
-	}
+	where = whereAny(where, "s.engine = ANY(?)", f.Engines)
+	where = whereAny(where, "s.country = ANY(?)", f.Countries)
 	column, ok := TrackedQuerySortColumns[f.SortBy]
 	if !ok {
 		return nil, 0, fmt.Errorf("unsupported tracked query sort %q", f.SortBy)
@@ -121,19 +117,12 @@ func ListTrackedQuerySearchRows(ctx context.Context, db DBTX, f TrackedQuerySear
 // ProjectCountries returns the countries configured on the project: those
 // some tracked query of it uses, read from the write model.
 func ProjectCountries(ctx context.Context, db DBTX, projectID uuid.UUID) (map[string]bool, error) {
-	rows, err := db.Query(ctx, `SELECT DISTINCT country FROM tracked_queries WHERE project_id = $1`, projectID)
+	countries, err := queryRows(ctx, db, pgx.RowTo[string], "reading project countries",
+		`SELECT DISTINCT country FROM tracked_queries WHERE project_id = $1`, projectID)
 	if err != nil {
-		return nil, fmt.Errorf("reading project countries: %w", err)
+		return nil, err
 	}
-	countries, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return nil, fmt.Errorf("reading project countries: %w", err)
-	}
-	set := make(map[string]bool, len(countries))
-	for _, c := range countries {
-		set[c] = true
-	}
-	return set, nil
+	return setOf(countries), nil
 }
 
 // MarkTrackedQuerySearchStale records, in the caller's transaction, that
@@ -154,16 +143,8 @@ func MarkTrackedQuerySearchStale(ctx context.Context, db DBTX, projectID uuid.UU
 // StaleTrackedQuerySearchProjects lists up to limit projects whose search
 // rows are stale, longest waiting first.
 func StaleTrackedQuerySearchProjects(ctx context.Context, db DBTX, limit int) ([]uuid.UUID, error) {
-	rows, err := db.Query(ctx, `
+	return queryRows(ctx, db, pgx.RowTo[uuid.UUID], "listing stale search projects", `
 		SELECT project_id FROM tracked_query_search_pending ORDER BY pending_since, project_id LIMIT $1`, limit)
-	if err != nil {
-		return nil, fmt.Errorf("listing stale search projects: %w", err)
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
-	if err != nil {
-		return nil, fmt.Errorf("listing stale search projects: %w", err)
-	}
-	return ids, nil
 }
 
 // RefreshTrackedQuerySearch brings a stale project's search rows up to
