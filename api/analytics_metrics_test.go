@@ -730,9 +730,13 @@ func TestOrganizationOverview(t *testing.T) {
 	aq := mf.trackedQuery(archived, sightline.EngineChatGPT, "US", "archived query")
 	gone := mf.passOf(archived, aq, sightline.EngineChatGPT, "US", uuid.New(), 0, 1, mf.todayUTC.AddDate(0, 0, -5))
 	gone.Mentions = []olap.Mention{own(1, sightline.MentionRecommendation, sightline.TonePositive, sightline.QualifierDirect)}
-	// Today's capture is outside the window (it ends yesterday).
-	late := mf.passOf(leader, lq, sightline.EngineChatGPT, "US", uuid.New(), 0, 1, mf.todayUTC.Add(time.Hour))
-	mf.insert(now, before, gone, late)
+	// The window is the last 30 days, today included: today's answer counts
+	// (naming the own brand alone), one from 30 days ago does not (it names
+	// nobody, so the previous window's figures stay as they are).
+	today := mf.passOf(leader, lq, sightline.EngineChatGPT, "US", uuid.New(), 0, 1, mf.todayUTC.Add(time.Minute))
+	today.Mentions = []olap.Mention{own(1, sightline.MentionRecommendation, sightline.TonePositive, sightline.QualifierDirect)}
+	late := mf.passOf(leader, lq, sightline.EngineChatGPT, "US", uuid.New(), 0, 1, mf.todayUTC.AddDate(0, 0, -30))
+	mf.insert(now, before, gone, today, late)
 	mf.exec(`UPDATE projects SET status = 'archived', archived_by = 'caller', archived_at = now() WHERE id = $1`, archived)
 	// Silent: active, no capture at all.
 	silent := mf.fixture.project(mf.org, "Silent")
@@ -743,9 +747,8 @@ func TestOrganizationOverview(t *testing.T) {
 		t.Log(mf.logs.String())
 	}
 	got := okJSON(t, r0)
-	yesterday := mf.todayUTC.AddDate(0, 0, -1)
 	expectFields(t, "overview", got, map[string]any{
-		"windowFrom": yesterday.AddDate(0, 0, -29).Format(time.DateOnly), "windowTo": yesterday.Format(time.DateOnly)})
+		"windowFrom": mf.todayUTC.AddDate(0, 0, -29).Format(time.DateOnly), "windowTo": mf.todayUTC.Format(time.DateOnly)})
 	rows := got["projects"].([]any)
 	// Metrics project over its whole history (both 7-day windows lie in the
 	// last 30 days): 6 answers, own named in 5 at 1, 2, 4, 11, 3; worth
@@ -753,7 +756,7 @@ func TestOrganizationOverview(t *testing.T) {
 	want := []map[string]any{
 		{"projectId": leader.String(), "name": "Leader", "shareOfVoice": 100, "mentionRate": 100,
 			"avgMentionPosition": 1, "positivityIndex": 100, "trackedQueryCount": 1,
-			"trendShareOfVoice": 100 - pct(0.6, 1.8), "shareOfVoiceInterval": map[string]any{"n": 1}},
+			"trendShareOfVoice": 100 - pct(0.6, 1.8), "shareOfVoiceInterval": map[string]any{"n": 2}},
 		{"projectId": mf.project.String(), "name": "Metrics", "shareOfVoice": pct(3.37, 8.09),
 			"shareOfVoiceInterval": map[string]any{"n": 11}, "mentionRate": pct(5, 6),
 			"mentionRateInterval": map[string]any{"n": 6}, "avgMentionPosition": 21.0 / 5, "positivityIndex": 60,
@@ -768,11 +771,11 @@ func TestOrganizationOverview(t *testing.T) {
 		expectFields(t, fmt.Sprintf("projects[%d]", i), rows[i].(map[string]any), w)
 	}
 	expectIntervals(t, "overview", got)
-	// Aggregate: 7 answers, own named in 6 (positions sum 22); worth 4.57
-	// of 9.29 over 12 mentions; tones 3 positive, 2 neutral, 1 negative.
+	// Aggregate: 8 answers, own named in 7 (positions sum 23); worth 5.77
+	// of 10.49 over 13 mentions; tones 4 positive, 2 neutral, 1 negative.
 	expectFields(t, "aggregate", got["aggregate"].(map[string]any), map[string]any{
-		"shareOfVoice": pct(4.57, 9.29), "shareOfVoiceInterval": map[string]any{"n": 12},
-		"mentionRate": pct(6, 7), "avgMentionPosition": 22.0 / 6, "positivityIndex": pct(4, 6),
+		"shareOfVoice": pct(5.77, 10.49), "shareOfVoiceInterval": map[string]any{"n": 13},
+		"mentionRate": pct(7, 8), "avgMentionPosition": 23.0 / 7, "positivityIndex": pct(5, 7),
 		"totalTrackedQueries": 7, "projectCount": 3})
 
 	t.Run("any parameter is refused", func(t *testing.T) {

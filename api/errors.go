@@ -65,10 +65,12 @@ var statusOf = map[sightline.Code]int{
 
 // errorBody is the envelope of spec part 7.1, the body of every refusal.
 type errorBody struct {
-	Code      sightline.Code                    `json:"code"`
-	Message   string                            `json:"message"`
-	RequestID string                            `json:"requestId"`
-	Details   map[string][]sightline.FieldError `json:"details,omitempty"`
+	Code      sightline.Code `json:"code"`
+	Message   string         `json:"message"`
+	RequestID string         `json:"requestId"`
+	// Details is null unless the refusal is a validation failure: absent
+	// values are null, never omitted (api-decisions).
+	Details map[string][]sightline.FieldError `json:"details"`
 }
 
 // errPanic stands for a handler that panicked; the panic itself is logged.

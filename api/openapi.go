@@ -45,13 +45,13 @@ var errorSchema = object(props{
 	"code":      described(stringSchema(), "Stable error code to branch on."),
 	"message":   stringSchema(),
 	"requestId": uuidSchema(),
-	"details": described(openapi3.NewObjectSchema().
+	"details": described(nullable(openapi3.NewObjectSchema().
 		WithAdditionalProperties(openapi3.NewArraySchema().WithItems(object(props{
 			"code":    stringSchema().WithEnum(anySlice(detailCodes)...),
 			"message": stringSchema(),
-		}, "code", "message"))),
-		"Present for validation failures: problems keyed by field or parameter name."),
-}, "code", "message", "requestId")
+		}, "code", "message")))),
+		"Validation failures: problems keyed by field or parameter name; null for every other refusal."),
+}, "code", "message", "requestId", "details")
 
 var detailCodes = []string{
 	string(sightline.DetailMissingField), string(sightline.DetailInvalidType), string(sightline.DetailInvalidValue),
@@ -168,7 +168,7 @@ var errorDescriptions = map[int]string{
 		"(no Accept header, */* and application/json all get JSON).",
 	409: "idempotency_key_reused, idempotency_request_in_progress or operation_outcome_uncertain.",
 	413: "payload_too_large: the body exceeds the size limit.",
-	415: "unsupported_media_type: the body is not sent as application/json (UTF-8).",
+	415: "unsupported_media_type: the body is declared as something other than application/json (UTF-8); a body without a Content-Type is read as JSON.",
 	429: "rate_limit_exceeded: over the per-user or per-key quota, or too many failed authentications from the " +
 		"client's address; Retry-After gives the seconds to wait.",
 	500: "internal_error: no detail; the requestId finds the cause in the service's logs.",

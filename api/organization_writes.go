@@ -300,9 +300,9 @@ func (s *server) organizationWriteRoutes() {
 		method: http.MethodPost, pattern: "/api/v1/organizations", id: "createOrganization", tag: "organizations",
 		summary: "Create an organization, with the key's user as its owner",
 		description: "Confirmed write: preview organization.create with the same body first. The owner membership is " +
-			"created in the same transaction, so the organization can be read at once. The body is required and may be {}.",
+			"created in the same transaction, so the organization can be read at once. The body is optional: none is {}.",
 		capability: sightline.CapabilityOrganizationManage,
-		body:       s.organizationCreateSchema(), status: http.StatusCreated, response: s.organizationSchema(),
+		body:       s.organizationCreateSchema(), bodyOptional: true, status: http.StatusCreated, response: s.organizationSchema(),
 		errors: map[int]string{
 			403: "api_key_capability_required also when the key is not scoped to all organizations.",
 		},

@@ -148,6 +148,11 @@ func TestOrganizationsCreate(t *testing.T) {
 		if r.status != http.StatusCreated || r.json(t)["name"] != defaultOrganizationName {
 			t.Fatalf("%d %s", r.status, r.body)
 		}
+		// The body may be left out: it is {}.
+		token, _ = organizationsToken(t, f, owner.key, `{"action":"organization.create","body":{}}`)
+		if r := create(owner.key, ``, token, ""); r.status != http.StatusCreated || r.json(t)["name"] != defaultOrganizationName {
+			t.Fatalf("without a body: %d %s", r.status, r.body)
+		}
 	})
 
 	t.Run("replay answers from the record without using the token again", func(t *testing.T) {
@@ -210,7 +215,8 @@ func TestOrganizationsCreate(t *testing.T) {
 				}
 			}
 		}
-		assertError(t, create(owner.key, "", "", ""), 400, sightline.CodeBadRequest)
+		// No body is {}: valid, so it wants its confirmation.
+		assertError(t, create(owner.key, "", "", ""), http.StatusPreconditionRequired, sightline.CodeConfirmationRequired)
 	})
 
 	t.Run("one token, two concurrent creates: one winner", func(t *testing.T) {

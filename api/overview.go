@@ -10,7 +10,10 @@ import (
 )
 
 // The organization overview (spec 4.3): the own brand's headline figures
-// per active project over the last 30 full UTC days, and pooled over them.
+// per active project over the last 30 UTC days, today included (the spec
+// gives the overview no date window: it is a snapshot, so a check that ran
+// today shows at once, as it does in the project listing), and pooled over
+// them.
 
 // overviewDays is the length of the overview's window.
 const overviewDays = 30
@@ -21,11 +24,11 @@ type overviewResponse struct {
 	WindowTo   string `json:"windowTo"`
 }
 
-// overviewWindow is the last overviewDays full UTC days before now:
-// yesterday and the days before it.
+// overviewWindow is the last overviewDays UTC days up to now: today and
+// the days before it.
 func overviewWindow(now time.Time) (from, to time.Time) {
 	y, m, d := now.UTC().Date()
-	to = time.Date(y, m, d-1, 0, 0, 0, 0, time.UTC)
+	to = time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 	return to.AddDate(0, 0, -(overviewDays - 1)), to
 }
 
@@ -70,6 +73,6 @@ func (s *server) overviewSchema() *openapi3.Schema {
 			"Active projects, ordered by shareOfVoice (greatest first, null last), then name."),
 		"aggregate":  s.component("OverviewAggregate", object(aggregate, metricsKeys(aggregate)...)),
 		"windowFrom": described(stringSchema().WithFormat("date"), "First UTC day of the window (29 days before windowTo)."),
-		"windowTo":   described(stringSchema().WithFormat("date"), "Last UTC day of the window: yesterday."),
+		"windowTo":   described(stringSchema().WithFormat("date"), "Last UTC day of the window: today."),
 	}, "projects", "aggregate", "windowFrom", "windowTo"))
 }

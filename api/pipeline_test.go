@@ -528,10 +528,12 @@ func TestResponseHardening(t *testing.T) {
 		}
 	})
 	t.Run("bodies must be sent as JSON", func(t *testing.T) {
-		for _, ct := range []string{"", "text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin1", "application/jsonp"} {
+		for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "application/json; charset=latin1", "application/jsonp"} {
 			assertError(t, post(`{"text":"hi"}`, ct), http.StatusUnsupportedMediaType, sightline.CodeUnsupportedMediaType)
 		}
-		for _, ct := range []string{"application/json; charset=UTF-8", "application/merge-patch+json"} {
+		// No Content-Type at all: read as JSON, and refused as such when it is not.
+		assertError(t, post(`not json`, ""), http.StatusBadRequest, sightline.CodeBadRequest)
+		for _, ct := range []string{"", "application/json; charset=UTF-8", "application/merge-patch+json"} {
 			if r := post(`{"text":"hi"}`, ct); r.status != 201 {
 				t.Fatalf("%s: %d %s", ct, r.status, r.body)
 			}

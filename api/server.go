@@ -263,12 +263,20 @@ func (s *server) readBody(w http.ResponseWriter, r *http.Request, rt *route) ([]
 	if rt.body == nil && len(body) > 0 {
 		return nil, sightline.Errorf(sightline.CodeBadRequest, "This operation takes no request body.")
 	}
-	if rt.body != nil && len(body) == 0 && !rt.bodyOptional {
-		return nil, sightline.Errorf(sightline.CodeBadRequest, "This operation requires a JSON request body.")
+	if rt.body != nil && len(body) == 0 {
+		if !rt.bodyOptional {
+			return nil, sightline.Errorf(sightline.CodeBadRequest, "This operation requires a JSON request body.")
+		}
+		// An optional body left out is the empty object: its defaults.
+		return []byte("{}"), nil
 	}
 	if len(body) > 0 {
-		if err := checkJSONContentType(r.Header.Get("Content-Type")); err != nil {
-			return nil, err
+		// A body without a Content-Type is read as JSON, as most clients
+		// send it; one declared as anything else is refused.
+		if ct := r.Header.Get("Content-Type"); ct != "" {
+			if err := checkJSONContentType(ct); err != nil {
+				return nil, err
+			}
 		}
 		// encoding/json would store invalid UTF-8, and \u escapes of lone
 		// surrogates, as U+FFFD: text the client did not send.
