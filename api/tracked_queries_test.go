@@ -197,7 +197,8 @@ func TestTrackedQueriesCreateItemFailures(t *testing.T) {
 	existing := tf.createOne("best crm", "perplexity", "DE")
 	res := tf.create(fmt.Sprintf(`{"queryTexts":["Best CRM","• best   crm"],"engines":["perplexity","google_ai_mode"],
 		"countries":["DE","CN"],"checkFrequency":"monthly","nPasses":1,"queryClusterIds":[%q,%q]}`, c1, c2))
-	// Combinations: 0 perplexity DE, 1 perplexity CN, 2 ai_mode DE, 3 ai_mode CN, then 4..7 repeat 0..3.
+	// Combinations: 0 perplexity DE, 1 perplexity CN, 2 ai_mode DE, 3 ai_mode CN, then 4..7 repeat 0..3,
+	// each naming queryTexts entry 0, the text they repeat.
 	if len(res.Successful) != 2 || len(res.Failed) != 6 {
 		t.Fatalf("%+v", res)
 	}
@@ -218,9 +219,9 @@ func TestTrackedQueriesCreateItemFailures(t *testing.T) {
 		{&existing, "tracked_query_already_exists", nil},
 		{nil, "engine_not_available_in_country", nil},
 		{&existing, "duplicate_combination_in_request", idx(0)},
-		{ptr(created["perplexity CN"]), "duplicate_combination_in_request", idx(1)},
-		{ptr(created["google_ai_mode DE"]), "duplicate_combination_in_request", idx(2)},
-		{nil, "duplicate_combination_in_request", idx(3)},
+		{ptr(created["perplexity CN"]), "duplicate_combination_in_request", idx(0)},
+		{ptr(created["google_ai_mode DE"]), "duplicate_combination_in_request", idx(0)},
+		{nil, "duplicate_combination_in_request", idx(0)},
 	}
 	for i, f := range res.Failed {
 		w := wantFailed[i]

@@ -282,10 +282,11 @@ type trackedCombination struct{ text, engine, country string }
 
 // CreateTrackedQueries creates the cross product queryTexts x engines x
 // countries, enumerated with queryTexts outermost and countries innermost
-// (the index of a combination in that order is what repeatsIndex names).
 // Each combination is, in this order of precedence:
 //   - duplicate_combination_in_request when an earlier one has the same
-//     normalised text, engine and country;
+//     normalised text, engine and country; repeatsIndex names the entry
+//     of queryTexts it repeats (spec 4.2: a text that normalises equal to
+//     an earlier entry names the entry it repeats);
 //   - engine_not_available_in_country for google_ai_mode where Google does
 //     not offer it;
 //   - tracked_query_already_exists when the project tracks it already: it
@@ -300,17 +301,24 @@ type trackedCombination struct{ text, engine, country string }
 // anything changed.
 func CreateTrackedQueries(ctx context.Context, db DBTX, in NewTrackedQueries) ([]CreatedTrackedQuery, bool, error) {
 	results := make([]CreatedTrackedQuery, 0, in.Combinations())
-	first := map[trackedCombination]int{}
+	first := map[trackedCombination]int{} // combination -> its first index in results
+	repeats := map[int]int{}              // index in results -> the first index of its combination
+	firstText := map[string]int{}         // normalised text -> its first entry in QueryTexts
 	var fresh []int
-	for _, text := range in.QueryTexts {
+	for t, text := range in.QueryTexts {
+		if _, ok := firstText[text]; !ok {
+			firstText[text] = t
+		}
 		for _, engine := range in.Engines {
 			for _, country := range in.Countries {
 				i := len(results)
 				k := trackedCombination{text, engine, country}
 				r := CreatedTrackedQuery{QueryText: text, Engine: engine, Country: country}
-				if j, seen := first[k]; seen {
+				if c, seen := first[k]; seen {
+					repeats[i] = c
+					j := firstText[text]
 					r.Code, r.RepeatsIndex = sightline.ItemDuplicateCombinationInRequest, &j
-					r.Message = fmt.Sprintf("Repeats combination %d of this request once normalised.", j)
+					r.Message = fmt.Sprintf("Repeats queryTexts entry %d once normalised.", j)
 				} else {
 					first[k] = i
 					if !EngineAvailableIn(engine, country) {
@@ -351,10 +359,8 @@ func CreateTrackedQueries(ctx context.Context, db DBTX, in NewTrackedQueries) ([
 	if err != nil {
 		return nil, false, err
 	}
-	for i := range results {
-		if j := results[i].RepeatsIndex; j != nil {
-			results[i].ID = results[*j].ID
-		}
+	for i, c := range repeats {
+		results[i].ID = results[c].ID
 	}
 	return results, len(created) > 0 || added > 0, nil
 }
