@@ -124,13 +124,9 @@ func (s *server) analyticsCompetitorParam(r *request, p *oltp.ProjectScope, errs
 // them needs: the project, its analytics scope (ungrouped widening it) and
 // the optional competitorId, answering every parameter problem at once.
 func (s *server) competitorAnalyticsScope(r *request) (*oltp.ProjectScope, olap.Scope, *oltp.CompetitorName, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, olap.Scope{}, nil, err
-	}
-	scope, err := s.analyticsScope(r, p, ungroupedWidens)
+	p, scope, err := s.projectAnalyticsScope(r, ungroupedWidens)
 	errs := sightline.ValidationErrors{}
-	if !mergeValidation(errs, err) {
+	if p == nil || !mergeValidation(errs, err) {
 		return nil, olap.Scope{}, nil, err
 	}
 	competitor, err := s.analyticsCompetitorParam(r, p, errs)
@@ -272,11 +268,7 @@ func (s *server) mentionMixSchema() *openapi3.Schema {
 }
 
 func (s *server) handleMentionMix(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	scope, err := s.analyticsScope(r, p, ungroupedWidens)
+	_, scope, err := s.projectAnalyticsScope(r, ungroupedWidens)
 	if err != nil {
 		return nil, err
 	}
@@ -324,11 +316,7 @@ type competitorSentiment struct {
 }
 
 func (s *server) handleSentiment(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	scope, err := s.analyticsScope(r, p, ungroupedNarrowsAlone)
+	p, scope, err := s.projectAnalyticsScope(r, ungroupedNarrowsAlone)
 	if err != nil {
 		return nil, err
 	}

@@ -94,11 +94,7 @@ type metricsResponse struct {
 }
 
 func (s *server) handleMetrics(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	scope, err := s.analyticsScope(r, p, ungroupedWidens)
+	p, scope, err := s.projectAnalyticsScope(r, ungroupedWidens)
 	if err != nil {
 		return nil, err
 	}
@@ -123,11 +119,7 @@ type clusterMetricsResponse struct {
 }
 
 func (s *server) handleClusterMetrics(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	scope, err := s.analyticsScope(r, p, ungroupedNarrowsAlone)
+	p, scope, err := s.projectAnalyticsScope(r, ungroupedNarrowsAlone)
 	if err != nil {
 		return nil, err
 	}
