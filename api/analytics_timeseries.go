@@ -181,22 +181,15 @@ func (s *server) handleProjectTimeseries(r *request) (any, error) {
 }
 
 func (s *server) handleTrackedQueryTimeseries(r *request) (any, error) {
-	p, err := s.projectForRead(r)
+	p, query, err := s.trackedQueryForRead(r)
 	if err != nil {
-		return nil, err
-	}
-	id, err := trackedQueryID(r)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := oltp.GetTrackedQuery(r.Context(), s.pool, p.ID, id); err != nil {
 		return nil, err
 	}
 	q, err := s.timeseriesQuery(r, p)
 	if err != nil {
 		return nil, err
 	}
-	q.TrackedQueryIDs, q.MeasuredShare = []uuid.UUID{id}, true
+	q.TrackedQueryIDs, q.MeasuredShare = []uuid.UUID{query.ID}, true
 	return s.timeseries(r, p, q)
 }
 

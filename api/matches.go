@@ -7,7 +7,6 @@ import (
 
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/olap"
-	"github.com/sightline/sightline/oltp"
 )
 
 // Match listings of one tracked query (spec 4.2): the brands its AI answers
@@ -67,18 +66,11 @@ func (s *server) serpMatchSchema() *openapi3.Schema {
 // matchFilter loads the path's project and tracked query and builds the
 // listing's filter; ok is false when the window cannot hold a match.
 func (s *server) matchFilter(r *request) (f olap.ReadFilter, ok bool, err error) {
-	p, err := s.projectForRead(r)
+	p, q, err := s.trackedQueryForRead(r)
 	if err != nil {
 		return f, false, err
 	}
-	id, err := trackedQueryID(r)
-	if err != nil {
-		return f, false, err
-	}
-	if _, err := oltp.GetTrackedQuery(r.Context(), s.pool, p.ID, id); err != nil {
-		return f, false, err
-	}
-	return s.captureFilter(r, p, &id, true)
+	return s.captureFilter(r, p, &q.ID, true)
 }
 
 // matchRoutes lists a tracked query's mention and SERP matches (spec 4.2).

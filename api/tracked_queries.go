@@ -109,16 +109,30 @@ func (s *server) trackedCountryFilter(ctx context.Context, projectID uuid.UUID, 
 	return codes, errs.Err()
 }
 
-func (s *server) handleGetTrackedQuery(r *request) (any, error) {
+// trackedQueryForRead loads the path's project and tracked query for
+// reading.
+func (s *server) trackedQueryForRead(r *request) (*oltp.ProjectScope, *oltp.TrackedQuery, error) {
 	p, err := s.projectForRead(r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	id, err := trackedQueryID(r)
 	if err != nil {
+		return nil, nil, err
+	}
+	q, err := oltp.GetTrackedQuery(r.Context(), s.pool, p.ID, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, q, nil
+}
+
+func (s *server) handleGetTrackedQuery(r *request) (any, error) {
+	_, q, err := s.trackedQueryForRead(r)
+	if err != nil {
 		return nil, err
 	}
-	return oltp.GetTrackedQuery(r.Context(), s.pool, p.ID, id)
+	return q, nil
 }
 
 // trackedCount is the count resource (spec 2.3).
