@@ -148,15 +148,11 @@ func (b *clusteringJobBody) normalize(errs sightline.ValidationErrors) {
 }
 
 func (s *server) handleStartClusteringJob(r *request, tx pgx.Tx) (int, any, error) {
-	in, err := decodeNormalized[clusteringJobBody](r.body)
+	in, p, err := decodeForProject[clusteringJobBody](s, r, tx)
 	if err != nil {
 		return 0, nil, err
 	}
 	ctx := r.Context()
-	p, err := s.projectForWrite(r, tx)
-	if err != nil {
-		return 0, nil, err
-	}
 	if err := requireEntitlement(r, tx); err != nil {
 		return 0, nil, err
 	}
