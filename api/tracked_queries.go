@@ -459,6 +459,31 @@ func (a *trackedBatchAnswer) notFound(id string) {
 		ErrorMessage: "No tracked query of this project has this id."})
 }
 
+// answerTrackedItems answers the items of a batch in order: an item that
+// is no uuid or not known fails as tracked_query_not_found, one that
+// refuse (when set) gives a code fails with it, and the rest succeed and
+// are returned.
+func answerTrackedItems(items []trackedBatchItem, known func(uuid.UUID) bool,
+	refuse func(uuid.UUID) (sightline.Code, string)) (*trackedBatchAnswer, []uuid.UUID) {
+	answer := newTrackedBatchAnswer()
+	var succeeded []uuid.UUID
+	for _, item := range items {
+		if !item.ok || !known(item.id) {
+			answer.notFound(item.raw)
+			continue
+		}
+		if refuse != nil {
+			if code, msg := refuse(item.id); code != "" {
+				answer.Failed = append(answer.Failed, trackedBatchFailure{ID: item.id.String(), ErrorCode: code, ErrorMessage: msg})
+				continue
+			}
+		}
+		succeeded = append(succeeded, item.id)
+		answer.Successful = append(answer.Successful, trackedBatchSuccess{ID: item.id})
+	}
+	return answer, succeeded
+}
+
 // trackedBatchItem is one distinct id of a batch, in order of first
 // appearance; ok is false for a string that is no uuid.
 type trackedBatchItem struct {
@@ -550,21 +575,12 @@ func (s *server) trackedBatchUpdate(r *request, tx pgx.Tx, ids []string, change 
 	if err != nil {
 		return 0, nil, err
 	}
-	answer := newTrackedBatchAnswer()
-	var apply []uuid.UUID
-	for _, item := range items {
-		engine, found := engines[item.id]
-		if !item.ok || !found {
-			answer.notFound(item.raw)
-			continue
-		}
-		if code, msg := oltp.RefusedChange(change, engine); code != "" {
-			answer.Failed = append(answer.Failed, trackedBatchFailure{ID: item.id.String(), ErrorCode: code, ErrorMessage: msg})
-			continue
-		}
-		apply = append(apply, item.id)
-		answer.Successful = append(answer.Successful, trackedBatchSuccess{ID: item.id})
-	}
+	answer, apply := answerTrackedItems(items, func(id uuid.UUID) bool {
+		_, found := engines[id]
+		return found
+	}, func(id uuid.UUID) (sightline.Code, string) {
+		return oltp.RefusedChange(change, engines[id])
+	})
 	n, err := oltp.SetTrackedQueries(ctx, tx, p.ID, apply, change)
 	if err != nil {
 		return 0, nil, err
@@ -633,14 +649,7 @@ func (s *server) handleBulkDeleteTrackedQueries(r *request, tx pgx.Tx) (int, any
 	for _, id := range deleted {
 		gone[id] = true
 	}
-	answer := newTrackedBatchAnswer()
-	for _, item := range items {
-		if item.ok && gone[item.id] {
-			answer.Successful = append(answer.Successful, trackedBatchSuccess{ID: item.id})
-		} else {
-			answer.notFound(item.raw)
-		}
-	}
+	answer, _ := answerTrackedItems(items, func(id uuid.UUID) bool { return gone[id] }, nil)
 	if len(deleted) == 0 {
 		return 200, answer, nil
 	}
@@ -690,16 +699,10 @@ func (s *server) trackedBulkMembershipWrite(add bool) writeFunc {
 		if err != nil {
 			return 0, nil, err
 		}
-		answer := newTrackedBatchAnswer()
-		var members []uuid.UUID
-		for _, item := range items {
-			if _, ok := found[item.id]; !item.ok || !ok {
-				answer.notFound(item.raw)
-				continue
-			}
-			members = append(members, item.id)
-			answer.Successful = append(answer.Successful, trackedBatchSuccess{ID: item.id})
-		}
+		answer, members := answerTrackedItems(items, func(id uuid.UUID) bool {
+			_, ok := found[id]
+			return ok
+		}, nil)
 		if err := s.trackedMembership(ctx, tx, p.ID, members, clusters, add); err != nil {
 			return 0, nil, err
 		}
