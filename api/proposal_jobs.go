@@ -282,10 +282,8 @@ func (s *server) handleApplyClusteringJob(r *request, tx pgx.Tx) (int, any, erro
 	if err != nil {
 		return 0, nil, err
 	}
-	if changed > 0 {
-		if err := jobs.TrackedQueriesChanged(ctx, tx, s.jobs, p.ID); err != nil {
-			return 0, nil, err
-		}
+	if err := s.trackedChanged(ctx, tx, p.ID, changed > 0); err != nil {
+		return 0, nil, err
 	}
 	return http.StatusOK, answer, nil
 }

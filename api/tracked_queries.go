@@ -261,10 +261,8 @@ func (s *server) handleCreateTrackedQueries(r *request, tx pgx.Tx) (int, any, er
 	if err != nil {
 		return 0, nil, err
 	}
-	if changed {
-		if err := jobs.TrackedQueriesChanged(ctx, tx, s.jobs, p.ID); err != nil {
-			return 0, nil, err
-		}
+	if err := s.trackedChanged(ctx, tx, p.ID, changed); err != nil {
+		return 0, nil, err
 	}
 	answer := trackedCreateAnswer{Successful: []trackedCreateItem{}, Failed: []trackedCreateFailure{}}
 	for _, res := range results {
@@ -307,10 +305,8 @@ func (s *server) updateTrackedQuery(r *request, tx pgx.Tx, change oltp.TrackedQu
 	if err != nil {
 		return 0, nil, err
 	}
-	if changed {
-		if err := jobs.TrackedQueriesChanged(ctx, tx, s.jobs, p.ID); err != nil {
-			return 0, nil, err
-		}
+	if err := s.trackedChanged(ctx, tx, p.ID, changed); err != nil {
+		return 0, nil, err
 	}
 	return 200, q, nil
 }
@@ -424,8 +420,17 @@ func (s *server) trackedMembership(ctx context.Context, tx pgx.Tx, projectID uui
 		change = oltp.AddTrackedQueryClusters
 	}
 	n, err := change(ctx, tx, projectID, queries, clusters)
-	if err != nil || n == 0 {
+	if err != nil {
 		return err
+	}
+	return s.trackedChanged(ctx, tx, projectID, n > 0)
+}
+
+// trackedChanged marks the project's tracked query listing stale when a
+// write changed any of its queries.
+func (s *server) trackedChanged(ctx context.Context, tx pgx.Tx, projectID uuid.UUID, changed bool) error {
+	if !changed {
+		return nil
 	}
 	return jobs.TrackedQueriesChanged(ctx, tx, s.jobs, projectID)
 }
@@ -585,10 +590,8 @@ func (s *server) trackedBatchUpdate(r *request, tx pgx.Tx, ids []string, change 
 	if err != nil {
 		return 0, nil, err
 	}
-	if n > 0 {
-		if err := jobs.TrackedQueriesChanged(ctx, tx, s.jobs, p.ID); err != nil {
-			return 0, nil, err
-		}
+	if err := s.trackedChanged(ctx, tx, p.ID, n > 0); err != nil {
+		return 0, nil, err
 	}
 	return 200, answer, nil
 }
