@@ -832,10 +832,9 @@ func (s *server) trackedQueryRoutes() {
 		description: "Clusters it already belongs to are skipped; memberships not named are untouched. The clusters are " +
 			"locked until the write commits, so one deleted concurrently is either refused with 400 or removed after the " +
 			"write, never half-applied. Answers the query with its resulting clusters.",
-		body:     object(props{"queryClusterIds": trackedClusterIDsSchema()}, "queryClusterIds"),
-		response: s.trackedQuerySchema(),
-		errors: projectWriteErrors("project_not_found, tracked_query_not_found.").
-			with(400, "queryClusterIds[i] invalid_value: not a cluster of this project (nothing written)."),
+		body:      trackedClustersBodySchema(),
+		response:  s.trackedQuerySchema(),
+		errors:    trackedMembershipErrors(),
 		writeFunc: s.trackedMembershipWrite(true),
 	})
 	s.handle(route{
@@ -844,10 +843,9 @@ func (s *server) trackedQueryRoutes() {
 		capability: sightline.CapabilityWrite,
 		description: "Requires a body (a stripped one gives 400). Removes membership only; clusters the query is not in " +
 			"are skipped. Answers the query with its resulting clusters.",
-		body:     object(props{"queryClusterIds": trackedClusterIDsSchema()}, "queryClusterIds"),
-		response: s.trackedQuerySchema(),
-		errors: projectWriteErrors("project_not_found, tracked_query_not_found.").
-			with(400, "queryClusterIds[i] invalid_value: not a cluster of this project (nothing written)."),
+		body:      trackedClustersBodySchema(),
+		response:  s.trackedQuerySchema(),
+		errors:    trackedMembershipErrors(),
 		writeFunc: s.trackedMembershipWrite(false),
 	})
 	s.handle(route{
@@ -913,11 +911,9 @@ func (s *server) trackedQueryRoutes() {
 		capability: sightline.CapabilityWrite,
 		description: "Adds every id to every cluster; existing memberships are skipped. Always 200 with successful and " +
 			"failed per tracked query id, in the order ids first appear.",
-		body: object(props{"ids": trackedBatchIDsSchema(), "queryClusterIds": trackedClusterIDsSchema()},
-			"ids", "queryClusterIds"),
-		response: trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors: projectWriteErrors("project_not_found.").
-			with(400, "queryClusterIds[i] invalid_value: a cluster outside the project rejects the whole call; nothing is written."),
+		body:      trackedBulkClustersBodySchema(),
+		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
+		errors:    trackedBulkMembershipErrors(),
 		writeFunc: s.trackedBulkMembershipWrite(true),
 	})
 	s.handle(route{
@@ -926,11 +922,9 @@ func (s *server) trackedQueryRoutes() {
 		capability: sightline.CapabilityWrite,
 		description: "Requires a body. Removes every id from every cluster; absent memberships are skipped. Always 200 " +
 			"with successful and failed per tracked query id, in the order ids first appear.",
-		body: object(props{"ids": trackedBatchIDsSchema(), "queryClusterIds": trackedClusterIDsSchema()},
-			"ids", "queryClusterIds"),
-		response: trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors: projectWriteErrors("project_not_found.").
-			with(400, "queryClusterIds[i] invalid_value: a cluster outside the project rejects the whole call; nothing is written."),
+		body:      trackedBulkClustersBodySchema(),
+		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
+		errors:    trackedBulkMembershipErrors(),
 		writeFunc: s.trackedBulkMembershipWrite(false),
 	})
 	s.handle(route{
