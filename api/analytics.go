@@ -110,6 +110,18 @@ func analyticsFilterParams(meaning ungroupedMeaning) []*openapi3.Parameter {
 		analyticsClusterParams(meaning)...)
 }
 
+// projectAnalyticsScope loads the path's project for reading and reads
+// its analytics scope. A validation error of the scope comes with the
+// project, so a caller can add its own problems to it.
+func (s *server) projectAnalyticsScope(r *request, meaning ungroupedMeaning) (*oltp.ProjectScope, olap.Scope, error) {
+	p, err := s.projectForRead(r)
+	if err != nil {
+		return nil, olap.Scope{}, err
+	}
+	scope, err := s.analyticsScope(r, p, meaning)
+	return p, scope, err
+}
+
 // analyticsScope reads the window and whichever filters the operation
 // declares into the scope of project p, reporting every problem at once.
 func (s *server) analyticsScope(r *request, p *oltp.ProjectScope, meaning ungroupedMeaning) (olap.Scope, error) {

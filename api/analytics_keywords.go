@@ -133,11 +133,7 @@ type keywordListingAnswer struct {
 }
 
 func (s *server) handleKeywordListings(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	scope, err := s.analyticsScope(r, p, ungroupedNarrowsAlone)
+	p, scope, err := s.projectAnalyticsScope(r, ungroupedNarrowsAlone)
 	if err != nil {
 		return nil, err
 	}

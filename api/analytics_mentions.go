@@ -19,87 +19,6 @@ import (
 // analytics_sources.go, analytics_cooccurrence.go and
 // analytics_filters.go hold the others.
 
-// mentionsRoutes registers the family's operations.
-func (s *server) mentionsRoutes() {
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/mentions", id: "listMentionSamples", tag: "analytics",
-		summary: "Mention samples: single mentions of brands in AI answers", role: sightline.RoleViewer,
-		description: "Stored mention matches of every tracked query in the window, as classified when captured. Without " +
-			"competitorId only rows with no stored competitor id are listed: the own brand's and untracked competitors' " +
-			"(mentionRelation tells them apart); with it, only that tracked competitor's. total counts every row matching " +
-			"the filters. A sample of a tracked query deleted moments ago (before its background cascade removes it) " +
-			"shows country null and queryText \"\". sortBy recent: newest first; negative: negative tone first, then " +
-			"newest; engine or country: by engine name or country code A-Z, then newest; ties by id. engines " +
-			"google_serp and google_shopping are accepted and match nothing (they do not answer in prose).",
-		query:    mentionSampleParams(),
-		response: s.mentionSamplesSchema(),
-		errors: analyticsErrors(analyticsWindowErrors + " sentiment, mentionType or sortBy invalid_value outside their values; " +
-			"competitorId invalid_uuid, or invalid_value when not a current tracked competitor of the project; " +
-			"limit out_of_range above 100."),
-		read: s.handleMentionSamples,
-	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/mentions/mix", id: "getMentionMix", tag: "analytics",
-		summary: "How AI answers name the own brand: by mention type, tone and qualifier", role: sightline.RoleViewer,
-		description: "Counts of the own brand's mentions in the window (one per AI answer naming it), never a " +
-			"competitor's. Every bucket is present, 0 when empty; byType, byTone and byQualifier each sum to total.",
-		query:    append(analyticsWindowParams(), analyticsEnginesParam(), analyticsCountriesParam()),
-		response: s.mentionMixSchema(),
-		errors:   analyticsErrors(analyticsWindowErrors),
-		read:     s.handleMentionMix,
-	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/sentiment", id: "getSentiment", tag: "analytics",
-		summary: "Tone of the mentions of the own brand per AI engine and of each tracked competitor",
-		role:    sightline.RoleViewer,
-		description: "perEngine: the own brand on every AI engine in scope (every AI engine without an engines filter; " +
-			"google_serp and google_shopping have no rows), with or without mentions. perCompetitor: every current " +
-			"tracked competitor, ordered by name. positivityIndex is 100 x (positive + 0.5 x neutral) / mentionCount, " +
-			"null without mentions; its interval uses n = mentionCount.",
-		query:    analyticsFilterParams(ungroupedNarrowsAlone),
-		response: s.sentimentSchema(),
-		errors:   analyticsErrors(analyticsWindowErrors),
-		read:     s.handleSentiment,
-	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/cited-sources", id: "listCitedSources", tag: "analytics",
-		summary: "Domains or pages AI answers cite, most cited first", role: sightline.RoleViewer,
-		description: "Every cited source, whoever owns it. Citations still behind an engine redirect (unresolved) are " +
-			"left out. Ordered by citationCount (most first), then domain (groupBy domain) or URL (groupBy page); total " +
-			"counts every domain or page. engines google_serp and google_shopping are accepted and match nothing.",
-		query:    citedSourceParams(),
-		response: s.citedSourcesSchema(),
-		errors:   analyticsErrors(analyticsWindowErrors + " groupBy invalid_value; limit out_of_range above 100."),
-		read:     s.handleCitedSources,
-	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/competitors/co-occurrence", id: "getCompetitorCoOccurrence",
-		tag: "analytics", summary: "The own brand head to head with each tracked competitor in answers naming both",
-		role: sightline.RoleViewer,
-		description: "One row per current tracked competitor (ordered by name), or only competitorId's. Counts are over " +
-			"the AI answers naming both brands: brandWins name the own brand first, competitorWins the competitor, " +
-			"ties give both the same position. winRate = 100 x brandWins / sharedResponseCount; averages are over the " +
-			"shared answers; the example is the latest shared answer. A competitor never named with the own brand " +
-			"has zeros and nulls.",
-		query:    coOccurrenceParams(),
-		response: s.coOccurrenceSchema(),
-		errors: analyticsErrors(analyticsWindowErrors + " competitorId invalid_uuid, or invalid_value when not a current tracked " +
-			"competitor of the project."),
-		read: s.handleCoOccurrence,
-	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/available-filters", id: "getAvailableFilters",
-		tag: "analytics", summary: "The engines, countries and clusters a project's analytics can be filtered by",
-		role: sightline.RoleViewer,
-		description: "engines and countries are those the project's tracked queries (active and paused) use; clusters " +
-			"are the project's, by name. Competitor ids are not included (the project read lists them). Takes no " +
-			"parameters.",
-		response: s.availableFiltersSchema(),
-		errors:   analyticsErrors("unknown_field for any parameter."),
-		read:     s.handleAvailableFilters,
-	})
-}
-
 // analyticsCompetitorParam reads the optional competitorId parameter: a
 // current tracked competitor of the project, else a problem in errs. It
 // returns the competitor's id and name, nil when not given.
@@ -124,13 +43,9 @@ func (s *server) analyticsCompetitorParam(r *request, p *oltp.ProjectScope, errs
 // them needs: the project, its analytics scope (ungrouped widening it) and
 // the optional competitorId, answering every parameter problem at once.
 func (s *server) competitorAnalyticsScope(r *request) (*oltp.ProjectScope, olap.Scope, *oltp.CompetitorName, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, olap.Scope{}, nil, err
-	}
-	scope, err := s.analyticsScope(r, p, ungroupedWidens)
+	p, scope, err := s.projectAnalyticsScope(r, ungroupedWidens)
 	errs := sightline.ValidationErrors{}
-	if !mergeValidation(errs, err) {
+	if p == nil || !mergeValidation(errs, err) {
 		return nil, olap.Scope{}, nil, err
 	}
 	competitor, err := s.analyticsCompetitorParam(r, p, errs)
@@ -272,11 +187,7 @@ func (s *server) mentionMixSchema() *openapi3.Schema {
 }
 
 func (s *server) handleMentionMix(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	scope, err := s.analyticsScope(r, p, ungroupedWidens)
+	_, scope, err := s.projectAnalyticsScope(r, ungroupedWidens)
 	if err != nil {
 		return nil, err
 	}
@@ -324,11 +235,7 @@ type competitorSentiment struct {
 }
 
 func (s *server) handleSentiment(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	scope, err := s.analyticsScope(r, p, ungroupedNarrowsAlone)
+	p, scope, err := s.projectAnalyticsScope(r, ungroupedNarrowsAlone)
 	if err != nil {
 		return nil, err
 	}
@@ -354,4 +261,85 @@ func competitorNameIDs(competitors []oltp.CompetitorName) []uuid.UUID {
 		ids[i] = c.ID
 	}
 	return ids
+}
+
+// mentionsRoutes registers the family's operations.
+func (s *server) mentionsRoutes() {
+	s.handle(route{
+		method: http.MethodGet, pattern: analyticsBase + "/mentions", id: "listMentionSamples", tag: "analytics",
+		summary: "Mention samples: single mentions of brands in AI answers", role: sightline.RoleViewer,
+		description: "Stored mention matches of every tracked query in the window, as classified when captured. Without " +
+			"competitorId only rows with no stored competitor id are listed: the own brand's and untracked competitors' " +
+			"(mentionRelation tells them apart); with it, only that tracked competitor's. total counts every row matching " +
+			"the filters. A sample of a tracked query deleted moments ago (before its background cascade removes it) " +
+			"shows country null and queryText \"\". sortBy recent: newest first; negative: negative tone first, then " +
+			"newest; engine or country: by engine name or country code A-Z, then newest; ties by id. engines " +
+			"google_serp and google_shopping are accepted and match nothing (they do not answer in prose).",
+		query:    mentionSampleParams(),
+		response: s.mentionSamplesSchema(),
+		errors: analyticsErrors(analyticsWindowErrors + " sentiment, mentionType or sortBy invalid_value outside their values; " +
+			"competitorId invalid_uuid, or invalid_value when not a current tracked competitor of the project; " +
+			"limit out_of_range above 100."),
+		read: s.handleMentionSamples,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: analyticsBase + "/mentions/mix", id: "getMentionMix", tag: "analytics",
+		summary: "How AI answers name the own brand: by mention type, tone and qualifier", role: sightline.RoleViewer,
+		description: "Counts of the own brand's mentions in the window (one per AI answer naming it), never a " +
+			"competitor's. Every bucket is present, 0 when empty; byType, byTone and byQualifier each sum to total.",
+		query:    append(analyticsWindowParams(), analyticsEnginesParam(), analyticsCountriesParam()),
+		response: s.mentionMixSchema(),
+		errors:   analyticsErrors(analyticsWindowErrors),
+		read:     s.handleMentionMix,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: analyticsBase + "/sentiment", id: "getSentiment", tag: "analytics",
+		summary: "Tone of the mentions of the own brand per AI engine and of each tracked competitor",
+		role:    sightline.RoleViewer,
+		description: "perEngine: the own brand on every AI engine in scope (every AI engine without an engines filter; " +
+			"google_serp and google_shopping have no rows), with or without mentions. perCompetitor: every current " +
+			"tracked competitor, ordered by name. positivityIndex is 100 x (positive + 0.5 x neutral) / mentionCount, " +
+			"null without mentions; its interval uses n = mentionCount.",
+		query:    analyticsFilterParams(ungroupedNarrowsAlone),
+		response: s.sentimentSchema(),
+		errors:   analyticsErrors(analyticsWindowErrors),
+		read:     s.handleSentiment,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: analyticsBase + "/cited-sources", id: "listCitedSources", tag: "analytics",
+		summary: "Domains or pages AI answers cite, most cited first", role: sightline.RoleViewer,
+		description: "Every cited source, whoever owns it. Citations still behind an engine redirect (unresolved) are " +
+			"left out. Ordered by citationCount (most first), then domain (groupBy domain) or URL (groupBy page); total " +
+			"counts every domain or page. engines google_serp and google_shopping are accepted and match nothing.",
+		query:    citedSourceParams(),
+		response: s.citedSourcesSchema(),
+		errors:   analyticsErrors(analyticsWindowErrors + " groupBy invalid_value; limit out_of_range above 100."),
+		read:     s.handleCitedSources,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: analyticsBase + "/competitors/co-occurrence", id: "getCompetitorCoOccurrence",
+		tag: "analytics", summary: "The own brand head to head with each tracked competitor in answers naming both",
+		role: sightline.RoleViewer,
+		description: "One row per current tracked competitor (ordered by name), or only competitorId's. Counts are over " +
+			"the AI answers naming both brands: brandWins name the own brand first, competitorWins the competitor, " +
+			"ties give both the same position. winRate = 100 x brandWins / sharedResponseCount; averages are over the " +
+			"shared answers; the example is the latest shared answer. A competitor never named with the own brand " +
+			"has zeros and nulls.",
+		query:    coOccurrenceParams(),
+		response: s.coOccurrenceSchema(),
+		errors: analyticsErrors(analyticsWindowErrors + " competitorId invalid_uuid, or invalid_value when not a current tracked " +
+			"competitor of the project."),
+		read: s.handleCoOccurrence,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: analyticsBase + "/available-filters", id: "getAvailableFilters",
+		tag: "analytics", summary: "The engines, countries and clusters a project's analytics can be filtered by",
+		role: sightline.RoleViewer,
+		description: "engines and countries are those the project's tracked queries (active and paused) use; clusters " +
+			"are the project's, by name. Competitor ids are not included (the project read lists them). Takes no " +
+			"parameters.",
+		response: s.availableFiltersSchema(),
+		errors:   analyticsErrors("unknown_field for any parameter."),
+		read:     s.handleAvailableFilters,
+	})
 }

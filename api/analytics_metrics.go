@@ -17,75 +17,6 @@ import (
 // /metrics/share-of-voice-formula of a project, the organization overview
 // (overview.go) and the metric glossary (glossary.go).
 
-// metricsRoutes registers the headline metrics, the overview and the
-// glossary.
-func (s *server) metricsRoutes() {
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/metrics", id: "getProjectMetrics", tag: "analytics",
-		summary: "Headline metrics of the own brand and every tracked competitor over a window", role: sightline.RoleViewer,
-		description: "Figures of the own brand over dateFrom..dateTo (whole UTC days), summed from the daily rollups of " +
-			"completed passes: a failed pass is never stored, so it never counts as \"not mentioned\". Rates and " +
-			"positions are null, never zero, when no completed capture stands behind them; counters are 0. Every rate, " +
-			"share and index has a 95% Wilson interval beside it (XInterval), null exactly when the figure is. The " +
-			"trend* fields are current minus previous for every figure, positions included (a negative position trend " +
-			"is an improvement), against the equally long window ending the day before dateFrom; null when either " +
-			"window has no value. competitors lists every current tracked competitor, ordered by shareOfVoice " +
-			"(greatest first, null last), then name. Cluster filters use today's memberships for every date.",
-		query:    analyticsFilterParams(ungroupedWidens),
-		response: s.metricsSchema(),
-		errors:   analyticsErrors(analyticsWindowErrors),
-		read:     s.handleMetrics,
-	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/metrics/clusters", id: "getClusterMetrics", tag: "analytics",
-		summary: "The own brand's metrics per keyword cluster over a window", role: sightline.RoleViewer,
-		description: "One row per cluster, from the tracked queries that belong to it today (for every date of the " +
-			"window), narrowed by engines and countries; a query in several clusters counts in each. Without " +
-			"queryClusterIds: every cluster of the project. With queryClusterIds: those clusters (a cluster deleted " +
-			"since is absent). includeUngroupedQueries adds the ungrouped bucket (clusterId and clusterName null: the " +
-			"queries in no cluster); alone it answers only that bucket. Rows are ordered by name, the ungrouped bucket " +
-			"last. trackedQueryCount counts the cluster's member queries on the filtered engines and countries. Figures " +
-			"are null, never zero, without a completed capture behind them; every rate, share and index has its 95% " +
-			"Wilson interval.",
-		query:    analyticsFilterParams(ungroupedNarrowsAlone),
-		response: s.clusterMetricsSchema(),
-		errors:   analyticsErrors(analyticsWindowErrors),
-		read:     s.handleClusterMetrics,
-	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/metrics/share-of-voice-formula", id: "getShareOfVoiceFormula",
-		tag: "analytics", summary: "The constants share of voice is computed with", role: sightline.RoleViewer,
-		description: "A mention is worth mentionTypeWeights[type] x sentimentMultipliers[tone] x (conditionalMultiplier " +
-			"when the mention is hedged, else directMultiplier); a brand's share of voice is its summed worth over the " +
-			"summed worth of every brand named in the window, x 100. Takes no parameters.",
-		response: s.shareOfVoiceFormulaSchema(),
-		errors:   map[int]string{404: analyticsProjectNotFound},
-		read:     s.handleShareOfVoiceFormula,
-	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/overview", id: "getOrganizationOverview",
-		tag: "analytics", summary: "The own brand's headline metrics per active project and for the organization",
-		role: sightline.RoleViewer,
-		description: "One row per active project (archived projects, and every project of an archived organization, " +
-			"are left out) over the last 30 full UTC days (yesterday and the 29 days before: windowFrom..windowTo), " +
-			"ordered by shareOfVoice (greatest first, null last), then name. trendShareOfVoice is current minus " +
-			"previous against the 30 days before, null when either has no value. trackedQueryCount counts the " +
-			"project's tracked queries, active and paused. aggregate pools the listed projects' captures (each project " +
-			"weighs by what was captured for it); totalTrackedQueries sums their trackedQueryCount. Takes no parameters.",
-		response: s.overviewSchema(),
-		read:     s.handleOverview,
-	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/metric-glossary", id: "getMetricGlossary", tag: "analytics",
-		summary: "What every analytics figure means, how it is computed and where it is served",
-		description: "A static catalogue: each figure the analytics operations serve, in everyday words, with its " +
-			"numerator and denominator, unit, range, which way is better, the operations serving it and questions it " +
-			"answers. Needs any valid key; takes no parameters.",
-		response: s.glossarySchema(),
-		read:     s.handleGlossary,
-	})
-}
-
 // Handlers.
 
 type metricsResponse struct {
@@ -94,11 +25,7 @@ type metricsResponse struct {
 }
 
 func (s *server) handleMetrics(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	scope, err := s.analyticsScope(r, p, ungroupedWidens)
+	p, scope, err := s.projectAnalyticsScope(r, ungroupedWidens)
 	if err != nil {
 		return nil, err
 	}
@@ -123,11 +50,7 @@ type clusterMetricsResponse struct {
 }
 
 func (s *server) handleClusterMetrics(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	scope, err := s.analyticsScope(r, p, ungroupedNarrowsAlone)
+	p, scope, err := s.projectAnalyticsScope(r, ungroupedNarrowsAlone)
 	if err != nil {
 		return nil, err
 	}
@@ -332,4 +255,73 @@ func (s *server) shareOfVoiceFormulaSchema() *openapi3.Schema {
 // record is required, null standing for a missing value.
 func metricsKeys(p props) []string {
 	return slices.Sorted(maps.Keys(p))
+}
+
+// metricsRoutes registers the headline metrics, the overview and the
+// glossary.
+func (s *server) metricsRoutes() {
+	s.handle(route{
+		method: http.MethodGet, pattern: analyticsBase + "/metrics", id: "getProjectMetrics", tag: "analytics",
+		summary: "Headline metrics of the own brand and every tracked competitor over a window", role: sightline.RoleViewer,
+		description: "Figures of the own brand over dateFrom..dateTo (whole UTC days), summed from the daily rollups of " +
+			"completed passes: a failed pass is never stored, so it never counts as \"not mentioned\". Rates and " +
+			"positions are null, never zero, when no completed capture stands behind them; counters are 0. Every rate, " +
+			"share and index has a 95% Wilson interval beside it (XInterval), null exactly when the figure is. The " +
+			"trend* fields are current minus previous for every figure, positions included (a negative position trend " +
+			"is an improvement), against the equally long window ending the day before dateFrom; null when either " +
+			"window has no value. competitors lists every current tracked competitor, ordered by shareOfVoice " +
+			"(greatest first, null last), then name. Cluster filters use today's memberships for every date.",
+		query:    analyticsFilterParams(ungroupedWidens),
+		response: s.metricsSchema(),
+		errors:   analyticsErrors(analyticsWindowErrors),
+		read:     s.handleMetrics,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: analyticsBase + "/metrics/clusters", id: "getClusterMetrics", tag: "analytics",
+		summary: "The own brand's metrics per keyword cluster over a window", role: sightline.RoleViewer,
+		description: "One row per cluster, from the tracked queries that belong to it today (for every date of the " +
+			"window), narrowed by engines and countries; a query in several clusters counts in each. Without " +
+			"queryClusterIds: every cluster of the project. With queryClusterIds: those clusters (a cluster deleted " +
+			"since is absent). includeUngroupedQueries adds the ungrouped bucket (clusterId and clusterName null: the " +
+			"queries in no cluster); alone it answers only that bucket. Rows are ordered by name, the ungrouped bucket " +
+			"last. trackedQueryCount counts the cluster's member queries on the filtered engines and countries. Figures " +
+			"are null, never zero, without a completed capture behind them; every rate, share and index has its 95% " +
+			"Wilson interval.",
+		query:    analyticsFilterParams(ungroupedNarrowsAlone),
+		response: s.clusterMetricsSchema(),
+		errors:   analyticsErrors(analyticsWindowErrors),
+		read:     s.handleClusterMetrics,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: analyticsBase + "/metrics/share-of-voice-formula", id: "getShareOfVoiceFormula",
+		tag: "analytics", summary: "The constants share of voice is computed with", role: sightline.RoleViewer,
+		description: "A mention is worth mentionTypeWeights[type] x sentimentMultipliers[tone] x (conditionalMultiplier " +
+			"when the mention is hedged, else directMultiplier); a brand's share of voice is its summed worth over the " +
+			"summed worth of every brand named in the window, x 100. Takes no parameters.",
+		response: s.shareOfVoiceFormulaSchema(),
+		errors:   map[int]string{404: analyticsProjectNotFound},
+		read:     s.handleShareOfVoiceFormula,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/overview", id: "getOrganizationOverview",
+		tag: "analytics", summary: "The own brand's headline metrics per active project and for the organization",
+		role: sightline.RoleViewer,
+		description: "One row per active project (archived projects, and every project of an archived organization, " +
+			"are left out) over the last 30 full UTC days (yesterday and the 29 days before: windowFrom..windowTo), " +
+			"ordered by shareOfVoice (greatest first, null last), then name. trendShareOfVoice is current minus " +
+			"previous against the 30 days before, null when either has no value. trackedQueryCount counts the " +
+			"project's tracked queries, active and paused. aggregate pools the listed projects' captures (each project " +
+			"weighs by what was captured for it); totalTrackedQueries sums their trackedQueryCount. Takes no parameters.",
+		response: s.overviewSchema(),
+		read:     s.handleOverview,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/metric-glossary", id: "getMetricGlossary", tag: "analytics",
+		summary: "What every analytics figure means, how it is computed and where it is served",
+		description: "A static catalogue: each figure the analytics operations serve, in everyday words, with its " +
+			"numerator and denominator, unit, range, which way is better, the operations serving it and questions it " +
+			"answers. Needs any valid key; takes no parameters.",
+		response: s.glossarySchema(),
+		read:     s.handleGlossary,
+	})
 }

@@ -115,11 +115,7 @@ type moversAnswer struct {
 }
 
 func (s *server) handleMovers(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	scope, err := s.analyticsScope(r, p, ungroupedWidens)
+	p, scope, err := s.projectAnalyticsScope(r, ungroupedWidens)
 	if err != nil {
 		return nil, err
 	}

@@ -41,11 +41,7 @@ type citedSourcesAnswer struct {
 }
 
 func (s *server) handleCitedSources(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	scope, err := s.analyticsScope(r, p, ungroupedWidens)
+	_, scope, err := s.projectAnalyticsScope(r, ungroupedWidens)
 	if err != nil {
 		return nil, err
 	}

@@ -30,53 +30,6 @@ import (
 //     the bucket name no brand at all; that 0's interval is {n: 0, low: 0,
 //     high: 100}, the limit of a Wilson interval without observations.
 
-// timeseriesRoutes registers both time-series operations.
-func (s *server) timeseriesRoutes() {
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/timeseries", id: "getProjectTimeseries", tag: "analytics",
-		summary: "The project's figures per day, week or month, with competitors side by side",
-		role:    sightline.RoleViewer,
-		description: "One point per bucket of the window, data or not: each UTC day (daily), each ISO week starting " +
-			"Monday (weekly) or each calendar month (monthly), the first bucket starting on dateFrom. Positions are " +
-			"means over the passes that have one; mentionRate and serpRate divide by the own brand's completed AI " +
-			"answers and search snapshots of the bucket, competitors' rates too; shareOfVoice is the brand's mention " +
-			"worth over every brand's worth in the bucket (null when no brand was named). Null means no completed " +
-			"capture stands behind the figure, never 0. A project with no tracked query answers points: []. " +
-			"Archived projects answer.",
-		query:    timeseriesParams(true),
-		response: s.timeseriesSchema(),
-		errors: map[int]string{
-			400: analyticsWindowErrors + " granularity invalid_value; competitorIds invalid_uuid, or invalid_value " +
-				"when not a current competitor of the project.",
-			404: "project_not_found.",
-		},
-		read: s.handleProjectTimeseries,
-	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/tracked-queries/{trackedQueryId}/timeseries",
-		id: "getTrackedQueryTimeseries", tag: "analytics",
-		summary: "One tracked query's figures per day, week or month, with competitors side by side",
-		role:    sightline.RoleViewer,
-		description: "As the project's time series, over one tracked query's captures; there is no engine, country " +
-			"or cluster filter (those parameters are refused). shareOfVoice 0 means measured and never mentioned " +
-			"(AI answers were captured in the bucket and did not name the brand; when they named no brand at all its " +
-			"interval is {n: 0, low: 0, high: 100}); null means no AI answer was captured in the bucket. " +
-			"dataDirtySince non-null warns that a deleted query's or competitor's figures may still be in historical " +
-			"buckets until the background recalculation ends.",
-		query:    timeseriesParams(false),
-		response: s.timeseriesSchema(),
-		errors: map[int]string{
-			400: "dateFrom or dateTo missing_field, or invalid_value when not a YYYY-MM-DD date; dateFrom out_of_range " +
-				"before the retention floor (16 months before today, UTC); dateTo out_of_range before dateFrom; " +
-				"granularity invalid_value; competitorIds invalid_uuid, or invalid_value when not a current competitor " +
-				"of the project; unknown_field for any other parameter (engines, countries, queryClusterIds and " +
-				"includeUngroupedQueries included).",
-			404: "project_not_found; tracked_query_not_found, also for another project's query.",
-		},
-		read: s.handleTrackedQueryTimeseries,
-	})
-}
-
 // timeseriesParams are the query parameters of a time series; filtered
 // adds the engine, country and cluster filters of the project's.
 func timeseriesParams(filtered bool) []*openapi3.Parameter {
@@ -181,22 +134,15 @@ func (s *server) handleProjectTimeseries(r *request) (any, error) {
 }
 
 func (s *server) handleTrackedQueryTimeseries(r *request) (any, error) {
-	p, err := s.projectForRead(r)
+	p, query, err := s.trackedQueryForRead(r)
 	if err != nil {
-		return nil, err
-	}
-	id, err := trackedQueryID(r)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := oltp.GetTrackedQuery(r.Context(), s.pool, p.ID, id); err != nil {
 		return nil, err
 	}
 	q, err := s.timeseriesQuery(r, p)
 	if err != nil {
 		return nil, err
 	}
-	q.TrackedQueryIDs, q.MeasuredShare = []uuid.UUID{id}, true
+	q.TrackedQueryIDs, q.MeasuredShare = []uuid.UUID{query.ID}, true
 	return s.timeseries(r, p, q)
 }
 
@@ -239,4 +185,51 @@ func (s *server) timeseries(r *request, p *oltp.ProjectScope, q olap.TimeseriesQ
 			Competitors: pt.Competitors}
 	}
 	return out, nil
+}
+
+// timeseriesRoutes registers both time-series operations.
+func (s *server) timeseriesRoutes() {
+	s.handle(route{
+		method: http.MethodGet, pattern: analyticsBase + "/timeseries", id: "getProjectTimeseries", tag: "analytics",
+		summary: "The project's figures per day, week or month, with competitors side by side",
+		role:    sightline.RoleViewer,
+		description: "One point per bucket of the window, data or not: each UTC day (daily), each ISO week starting " +
+			"Monday (weekly) or each calendar month (monthly), the first bucket starting on dateFrom. Positions are " +
+			"means over the passes that have one; mentionRate and serpRate divide by the own brand's completed AI " +
+			"answers and search snapshots of the bucket, competitors' rates too; shareOfVoice is the brand's mention " +
+			"worth over every brand's worth in the bucket (null when no brand was named). Null means no completed " +
+			"capture stands behind the figure, never 0. A project with no tracked query answers points: []. " +
+			"Archived projects answer.",
+		query:    timeseriesParams(true),
+		response: s.timeseriesSchema(),
+		errors: map[int]string{
+			400: analyticsWindowErrors + " granularity invalid_value; competitorIds invalid_uuid, or invalid_value " +
+				"when not a current competitor of the project.",
+			404: "project_not_found.",
+		},
+		read: s.handleProjectTimeseries,
+	})
+	s.handle(route{
+		method: http.MethodGet, pattern: analyticsBase + "/tracked-queries/{trackedQueryId}/timeseries",
+		id: "getTrackedQueryTimeseries", tag: "analytics",
+		summary: "One tracked query's figures per day, week or month, with competitors side by side",
+		role:    sightline.RoleViewer,
+		description: "As the project's time series, over one tracked query's captures; there is no engine, country " +
+			"or cluster filter (those parameters are refused). shareOfVoice 0 means measured and never mentioned " +
+			"(AI answers were captured in the bucket and did not name the brand; when they named no brand at all its " +
+			"interval is {n: 0, low: 0, high: 100}); null means no AI answer was captured in the bucket. " +
+			"dataDirtySince non-null warns that a deleted query's or competitor's figures may still be in historical " +
+			"buckets until the background recalculation ends.",
+		query:    timeseriesParams(false),
+		response: s.timeseriesSchema(),
+		errors: map[int]string{
+			400: "dateFrom or dateTo missing_field, or invalid_value when not a YYYY-MM-DD date; dateFrom out_of_range " +
+				"before the retention floor (16 months before today, UTC); dateTo out_of_range before dateFrom; " +
+				"granularity invalid_value; competitorIds invalid_uuid, or invalid_value when not a current competitor " +
+				"of the project; unknown_field for any other parameter (engines, countries, queryClusterIds and " +
+				"includeUngroupedQueries included).",
+			404: "project_not_found; tracked_query_not_found, also for another project's query.",
+		},
+		read: s.handleTrackedQueryTimeseries,
+	})
 }

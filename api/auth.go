@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/google/uuid"
+
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/oltp"
 )
@@ -47,20 +49,32 @@ func (s *server) authorize(ctx context.Context, rt *route, req *request) error {
 	if err != nil {
 		return err
 	}
-	if !req.key.Covers(orgID) {
-		return sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found.")
-	}
-	role, ok, err := oltp.MemberRole(ctx, s.pool, orgID, req.key.User.ID)
+	role, err := memberRoleAtLeast(ctx, s.pool, req.key, orgID, rt.role)
 	if err != nil {
 		return err
 	}
-	if !ok {
-		return sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found.")
-	}
-	if !role.AtLeast(rt.role) {
-		return sightline.Errorf(sightline.CodeCapabilityRequired,
-			"This operation needs the %s role in the organization; the key's owner is %s.", rt.role, role)
-	}
 	req.organizationID, req.role = orgID, role
 	return nil
+}
+
+// memberRoleAtLeast checks that key's scope covers the organization and
+// that the key's owner is a member holding at least role there, and
+// answers the owner's role. An organization out of the key's scope, or
+// without the owner as a member, is not found.
+func memberRoleAtLeast(ctx context.Context, db oltp.DBTX, key *oltp.APIKey, organizationID uuid.UUID, role sightline.Role) (sightline.Role, error) {
+	if !key.Covers(organizationID) {
+		return "", sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found.")
+	}
+	held, ok, err := oltp.MemberRole(ctx, db, organizationID, key.User.ID)
+	if err != nil {
+		return "", err
+	}
+	if !ok {
+		return "", sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found.")
+	}
+	if !held.AtLeast(role) {
+		return "", sightline.Errorf(sightline.CodeCapabilityRequired,
+			"This operation needs the %s role in the organization; the key's owner is %s.", role, held)
+	}
+	return held, nil
 }

@@ -260,12 +260,24 @@ var captureListingErrors = map[int]string{
 // project's captures of one kind; sorted says whether sortOrder applies.
 func captureListing[T any](s *server, sorted bool,
 	read func(CaptureReader, context.Context, olap.ReadFilter) ([]T, int, error)) readFunc {
-	return func(r *request) (any, error) {
+	filter := func(r *request) (olap.ReadFilter, bool, error) {
 		p, err := s.projectForRead(r)
 		if err != nil {
-			return nil, err
+			return olap.ReadFilter{}, false, err
 		}
-		f, ok, err := s.captureFilter(r, p, nil, sorted)
+		return s.captureFilter(r, p, nil, sorted)
+	}
+	return pagedCaptures(s, "captures", filter, read)
+}
+
+// pagedCaptures serves a listing of captures or matches: filter reads the
+// request's filter (ok false when the window cannot hold a row, which
+// answers an empty page), read reads one page; what names the rows in
+// errors.
+func pagedCaptures[T any](s *server, what string, filter func(*request) (f olap.ReadFilter, ok bool, err error),
+	read func(CaptureReader, context.Context, olap.ReadFilter) ([]T, int, error)) readFunc {
+	return func(r *request) (any, error) {
+		f, ok, err := filter(r)
 		if err != nil {
 			return nil, err
 		}
@@ -274,7 +286,7 @@ func captureListing[T any](s *server, sorted bool,
 		}
 		page, total, err := read(s.captures, r.Context(), f)
 		if err != nil {
-			return nil, fmt.Errorf("listing captures: %w", err)
+			return nil, fmt.Errorf("listing %s: %w", what, err)
 		}
 		return listing[T]{Page: page, Total: total, Limit: f.Limit, Offset: f.Offset}, nil
 	}

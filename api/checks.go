@@ -63,18 +63,12 @@ func (s *server) handleCheckTrackedQueries(r *request, tx pgx.Tx) (int, any, err
 	for _, o := range outcomes {
 		byID[o.TrackedQueryID] = o
 	}
-	answer := newTrackedBatchAnswer()
-	for _, item := range items {
-		o, ok := byID[item.id]
-		switch {
-		case !item.ok || !ok:
-			answer.notFound(item.raw)
-		case o.Code != "":
-			answer.Failed = append(answer.Failed, trackedBatchFailure{ID: item.id.String(), ErrorCode: o.Code, ErrorMessage: o.Message})
-		default:
-			answer.Successful = append(answer.Successful, trackedBatchSuccess{ID: item.id})
-		}
-	}
+	answer, _ := answerTrackedItems(items, func(id uuid.UUID) bool {
+		_, ok := byID[id]
+		return ok
+	}, func(id uuid.UUID) (sightline.Code, string) {
+		return byID[id].Code, byID[id].Message
+	})
 	return http.StatusOK, answer, nil
 }
 

@@ -47,18 +47,6 @@ func (s *server) handleCreateCluster(r *request, tx pgx.Tx) (int, any, error) {
 	return http.StatusCreated, c, nil
 }
 
-func (s *server) handleGetCluster(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	id, err := r.pathUUID("clusterId", sightline.CodeQueryClusterNotFound)
-	if err != nil {
-		return nil, err
-	}
-	return oltp.GetCluster(r.Context(), s.pool, r.organizationID, p.ID, id)
-}
-
 func (s *server) handleRenameCluster(r *request, tx pgx.Tx) (int, any, error) {
 	in, p, err := decodeForProject[clusterBody](s, r, tx)
 	if err != nil {
@@ -225,7 +213,7 @@ func (s *server) clusterRoutes() {
 		summary: "One keyword cluster", role: sightline.RoleViewer,
 		response: s.clusterSchema(),
 		errors:   map[int]string{404: "project_not_found; query_cluster_not_found."},
-		read:     s.handleGetCluster,
+		read:     projectItemRead(s, "clusterId", sightline.CodeQueryClusterNotFound, oltp.GetCluster),
 	})
 	s.handle(route{
 		method: http.MethodPatch, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/{clusterId}", id: "renameCluster", tag: "clusters",

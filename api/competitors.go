@@ -55,18 +55,6 @@ func (s *server) handleCreateCompetitor(r *request, tx pgx.Tx) (int, any, error)
 	return http.StatusCreated, c, nil
 }
 
-func (s *server) handleGetCompetitor(r *request) (any, error) {
-	p, err := s.projectForRead(r)
-	if err != nil {
-		return nil, err
-	}
-	id, err := r.pathUUID("competitorId", sightline.CodeCompetitorNotFound)
-	if err != nil {
-		return nil, err
-	}
-	return oltp.GetCompetitor(r.Context(), s.pool, r.organizationID, p.ID, id)
-}
-
 func (s *server) handleReplaceCompetitor(r *request, tx pgx.Tx) (int, any, error) {
 	in, p, err := decodeForProject[competitorBody](s, r, tx)
 	if err != nil {
@@ -153,7 +141,7 @@ func (s *server) competitorRoutes() {
 		summary: "One competitor", role: sightline.RoleViewer,
 		response: s.competitorSchema(),
 		errors:   map[int]string{404: "project_not_found; competitor_not_found, also when the project has no brand profile."},
-		read:     s.handleGetCompetitor,
+		read:     projectItemRead(s, "competitorId", sightline.CodeCompetitorNotFound, oltp.GetCompetitor),
 	})
 	s.handle(route{
 		method: http.MethodPut, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors/{competitorId}", id: "replaceCompetitor", tag: "projects",

@@ -314,7 +314,6 @@ func validationMessage(fe validator.FieldError) string {
 	if values, ok := enums[fe.Tag()]; ok {
 		return "must be one of: " + strings.Join(values, ", ")
 	}
-	isText := fe.Kind() == reflect.String
 	switch fe.Tag() {
 	case "required":
 		return "is required"
@@ -323,26 +322,24 @@ func validationMessage(fe validator.FieldError) string {
 	case "uuid":
 		return "must be a uuid"
 	case "min", "gte":
-		if isText {
-			return "must have at least " + fe.Param() + " characters"
-		}
-		if fe.Kind() == reflect.Slice {
-			return "must have at least " + fe.Param() + " items"
-		}
-		return "must be at least " + fe.Param()
+		return boundMessage(fe, "at least")
 	case "max", "lte":
-		if isText {
-			return "must have at most " + fe.Param() + " characters"
-		}
-		if fe.Kind() == reflect.Slice {
-			return "must have at most " + fe.Param() + " items"
-		}
-		return "must be at most " + fe.Param()
+		return boundMessage(fe, "at most")
 	case "len":
-		if isText {
-			return "must have exactly " + fe.Param() + " characters"
-		}
-		return "must have exactly " + fe.Param() + " items"
+		return boundMessage(fe, "exactly")
 	}
 	return "is not valid (" + fe.Tag() + ")"
+}
+
+// boundMessage says what fe's parameter bounds: the characters of a text,
+// the items of a list, else the value itself; an exact length always
+// counts items.
+func boundMessage(fe validator.FieldError, bound string) string {
+	switch {
+	case fe.Kind() == reflect.String:
+		return "must have " + bound + " " + fe.Param() + " characters"
+	case fe.Kind() == reflect.Slice || bound == "exactly":
+		return "must have " + bound + " " + fe.Param() + " items"
+	}
+	return "must be " + bound + " " + fe.Param()
 }

@@ -1,14 +1,12 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/olap"
-	"github.com/sightline/sightline/oltp"
 )
 
 // Match listings of one tracked query (spec 4.2): the brands its AI answers
@@ -68,48 +66,11 @@ func (s *server) serpMatchSchema() *openapi3.Schema {
 // matchFilter loads the path's project and tracked query and builds the
 // listing's filter; ok is false when the window cannot hold a match.
 func (s *server) matchFilter(r *request) (f olap.ReadFilter, ok bool, err error) {
-	p, err := s.projectForRead(r)
+	p, q, err := s.trackedQueryForRead(r)
 	if err != nil {
 		return f, false, err
 	}
-	id, err := trackedQueryID(r)
-	if err != nil {
-		return f, false, err
-	}
-	if _, err := oltp.GetTrackedQuery(r.Context(), s.pool, p.ID, id); err != nil {
-		return f, false, err
-	}
-	return s.captureFilter(r, p, &id, true)
-}
-
-func (s *server) handleListMentionMatches(r *request) (any, error) {
-	f, ok, err := s.matchFilter(r)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return listing[olap.MentionMatch]{Page: []olap.MentionMatch{}, Limit: f.Limit, Offset: f.Offset}, nil
-	}
-	page, total, err := s.captures.MentionMatches(r.Context(), f)
-	if err != nil {
-		return nil, fmt.Errorf("listing mention matches: %w", err)
-	}
-	return listing[olap.MentionMatch]{Page: page, Total: total, Limit: f.Limit, Offset: f.Offset}, nil
-}
-
-func (s *server) handleListSerpMatches(r *request) (any, error) {
-	f, ok, err := s.matchFilter(r)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return listing[olap.SerpMatch]{Page: []olap.SerpMatch{}, Limit: f.Limit, Offset: f.Offset}, nil
-	}
-	page, total, err := s.captures.SerpMatches(r.Context(), f)
-	if err != nil {
-		return nil, fmt.Errorf("listing serp matches: %w", err)
-	}
-	return listing[olap.SerpMatch]{Page: page, Total: total, Limit: f.Limit, Offset: f.Offset}, nil
+	return s.captureFilter(r, p, &q.ID, true)
 }
 
 // matchRoutes lists a tracked query's mention and SERP matches (spec 4.2).
@@ -124,7 +85,7 @@ func (s *server) matchRoutes() {
 			"today, whole UTC days. Archived projects answer. CSV: the same page without total.",
 		query: matchListingParams(), response: listingSchema(s.mentionMatchSchema()), csv: true,
 		errors: matchListingErrors,
-		read:   s.handleListMentionMatches,
+		read:   pagedCaptures(s, "mention matches", s.matchFilter, CaptureReader.MentionMatches),
 	})
 	s.handle(route{
 		method: http.MethodGet, pattern: trackedBase + "/{trackedQueryId}/serp-matches", id: "listSerpMatches",
@@ -137,6 +98,6 @@ func (s *server) matchRoutes() {
 			"same page without total.",
 		query: matchListingParams(), response: listingSchema(s.serpMatchSchema()), csv: true,
 		errors: matchListingErrors,
-		read:   s.handleListSerpMatches,
+		read:   pagedCaptures(s, "serp matches", s.matchFilter, CaptureReader.SerpMatches),
 	})
 }

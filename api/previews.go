@@ -216,21 +216,8 @@ func (s *server) authorizePreview(r *request, tx pgx.Tx, p *previewRequest) erro
 		}
 		return nil
 	}
-	if !r.key.Covers(p.organizationID) {
-		return sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found.")
-	}
-	role, ok, err := oltp.MemberRole(r.Context(), tx, p.organizationID, r.key.User.ID)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found.")
-	}
-	if !role.AtLeast(sightline.RoleOwner) {
-		return sightline.Errorf(sightline.CodeCapabilityRequired,
-			"This operation needs the %s role in the organization; the key's owner is %s.", sightline.RoleOwner, role)
-	}
-	return nil
+	_, err := memberRoleAtLeast(r.Context(), tx, r.key, p.organizationID, sightline.RoleOwner)
+	return err
 }
 
 // canonicalBodyHash hashes a JSON body in canonical form (object keys

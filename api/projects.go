@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sightline/sightline"
@@ -135,22 +137,17 @@ func (s *server) handleRenameProject(r *request, tx pgx.Tx) (int, any, error) {
 	return http.StatusOK, renamed, err
 }
 
-func (s *server) handleArchiveProject(r *request, tx pgx.Tx) (int, any, error) {
-	id, err := r.pathUUID("projectId", sightline.CodeProjectNotFound)
-	if err != nil {
-		return 0, nil, err
+// projectStatusWrite serves archiving or restoring the path's project:
+// change moves it to its new status and answers it.
+func projectStatusWrite(change func(ctx context.Context, db oltp.DBTX, organizationID, projectID uuid.UUID) (*oltp.Project, error)) writeFunc {
+	return func(r *request, tx pgx.Tx) (int, any, error) {
+		id, err := r.pathUUID("projectId", sightline.CodeProjectNotFound)
+		if err != nil {
+			return 0, nil, err
+		}
+		p, err := change(r.Context(), tx, r.organizationID, id)
+		return http.StatusOK, p, err
 	}
-	p, err := oltp.ArchiveProject(r.Context(), tx, r.organizationID, id)
-	return http.StatusOK, p, err
-}
-
-func (s *server) handleRestoreProject(r *request, tx pgx.Tx) (int, any, error) {
-	id, err := r.pathUUID("projectId", sightline.CodeProjectNotFound)
-	if err != nil {
-		return 0, nil, err
-	}
-	p, err := oltp.RestoreProject(r.Context(), tx, r.organizationID, id)
-	return http.StatusOK, p, err
 }
 
 // projectForUpdate is projectForWrite for writes that update the project
@@ -442,7 +439,7 @@ func (s *server) projectRoutes() {
 			409: "status_transition_not_allowed: already archived (a retry with the key that archived it replays the 200 " +
 				"instead); organization_is_archived.",
 		},
-		writeFunc: s.handleArchiveProject,
+		writeFunc: projectStatusWrite(oltp.ArchiveProject),
 	})
 	s.handle(route{
 		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/restore", id: "restoreProject", tag: "projects",
@@ -456,7 +453,7 @@ func (s *server) projectRoutes() {
 				"instead); project_archived_by_organization: archived with its organization, restore the organization " +
 				"instead; organization_is_archived.",
 		},
-		writeFunc: s.handleRestoreProject,
+		writeFunc: projectStatusWrite(oltp.RestoreProject),
 	})
 	s.handle(route{
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/brand-profile", id: "getBrandProfile", tag: "projects",

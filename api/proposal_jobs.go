@@ -148,15 +148,11 @@ func (b *clusteringJobBody) normalize(errs sightline.ValidationErrors) {
 }
 
 func (s *server) handleStartClusteringJob(r *request, tx pgx.Tx) (int, any, error) {
-	in, err := decodeNormalized[clusteringJobBody](r.body)
+	in, p, err := decodeForProject[clusteringJobBody](s, r, tx)
 	if err != nil {
 		return 0, nil, err
 	}
 	ctx := r.Context()
-	p, err := s.projectForWrite(r, tx)
-	if err != nil {
-		return 0, nil, err
-	}
 	if err := requireEntitlement(r, tx); err != nil {
 		return 0, nil, err
 	}
@@ -286,10 +282,8 @@ func (s *server) handleApplyClusteringJob(r *request, tx pgx.Tx) (int, any, erro
 	if err != nil {
 		return 0, nil, err
 	}
-	if changed > 0 {
-		if err := jobs.TrackedQueriesChanged(ctx, tx, s.jobs, p.ID); err != nil {
-			return 0, nil, err
-		}
+	if err := s.trackedChanged(ctx, tx, p.ID, changed > 0); err != nil {
+		return 0, nil, err
 	}
 	return http.StatusOK, answer, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sightline/sightline"
@@ -61,5 +62,23 @@ func projectPageListing[T any](s *server, list func(context.Context, oltp.DBTX, 
 			return nil, err
 		}
 		return listing[T]{Page: page, Total: total, Limit: limit, Offset: offset}, nil
+	}
+}
+
+// projectItemRead serves the read of one item of the path's project, such
+// as a cluster or a competitor: the path parameter param holds its id, and
+// a malformed id is notFound like an unknown one.
+func projectItemRead[T any](s *server, param string, notFound sightline.Code,
+	get func(ctx context.Context, db oltp.DBTX, organizationID, projectID, id uuid.UUID) (T, error)) readFunc {
+	return func(r *request) (any, error) {
+		p, err := s.projectForRead(r)
+		if err != nil {
+			return nil, err
+		}
+		id, err := r.pathUUID(param, notFound)
+		if err != nil {
+			return nil, err
+		}
+		return get(r.Context(), s.pool, r.organizationID, p.ID, id)
 	}
 }

@@ -109,16 +109,30 @@ func (s *server) trackedCountryFilter(ctx context.Context, projectID uuid.UUID, 
 	return codes, errs.Err()
 }
 
-func (s *server) handleGetTrackedQuery(r *request) (any, error) {
+// trackedQueryForRead loads the path's project and tracked query for
+// reading.
+func (s *server) trackedQueryForRead(r *request) (*oltp.ProjectScope, *oltp.TrackedQuery, error) {
 	p, err := s.projectForRead(r)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	id, err := trackedQueryID(r)
 	if err != nil {
+		return nil, nil, err
+	}
+	q, err := oltp.GetTrackedQuery(r.Context(), s.pool, p.ID, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, q, nil
+}
+
+func (s *server) handleGetTrackedQuery(r *request) (any, error) {
+	_, q, err := s.trackedQueryForRead(r)
+	if err != nil {
 		return nil, err
 	}
-	return oltp.GetTrackedQuery(r.Context(), s.pool, p.ID, id)
+	return q, nil
 }
 
 // trackedCount is the count resource (spec 2.3).
@@ -247,10 +261,8 @@ func (s *server) handleCreateTrackedQueries(r *request, tx pgx.Tx) (int, any, er
 	if err != nil {
 		return 0, nil, err
 	}
-	if changed {
-		if err := jobs.TrackedQueriesChanged(ctx, tx, s.jobs, p.ID); err != nil {
-			return 0, nil, err
-		}
+	if err := s.trackedChanged(ctx, tx, p.ID, changed); err != nil {
+		return 0, nil, err
 	}
 	answer := trackedCreateAnswer{Successful: []trackedCreateItem{}, Failed: []trackedCreateFailure{}}
 	for _, res := range results {
@@ -293,10 +305,8 @@ func (s *server) updateTrackedQuery(r *request, tx pgx.Tx, change oltp.TrackedQu
 	if err != nil {
 		return 0, nil, err
 	}
-	if changed {
-		if err := jobs.TrackedQueriesChanged(ctx, tx, s.jobs, p.ID); err != nil {
-			return 0, nil, err
-		}
+	if err := s.trackedChanged(ctx, tx, p.ID, changed); err != nil {
+		return 0, nil, err
 	}
 	return 200, q, nil
 }
@@ -410,8 +420,17 @@ func (s *server) trackedMembership(ctx context.Context, tx pgx.Tx, projectID uui
 		change = oltp.AddTrackedQueryClusters
 	}
 	n, err := change(ctx, tx, projectID, queries, clusters)
-	if err != nil || n == 0 {
+	if err != nil {
 		return err
+	}
+	return s.trackedChanged(ctx, tx, projectID, n > 0)
+}
+
+// trackedChanged marks the project's tracked query listing stale when a
+// write changed any of its queries.
+func (s *server) trackedChanged(ctx context.Context, tx pgx.Tx, projectID uuid.UUID, changed bool) error {
+	if !changed {
+		return nil
 	}
 	return jobs.TrackedQueriesChanged(ctx, tx, s.jobs, projectID)
 }
@@ -443,6 +462,31 @@ func newTrackedBatchAnswer() *trackedBatchAnswer {
 func (a *trackedBatchAnswer) notFound(id string) {
 	a.Failed = append(a.Failed, trackedBatchFailure{ID: id, ErrorCode: sightline.ItemTrackedQueryNotFound,
 		ErrorMessage: "No tracked query of this project has this id."})
+}
+
+// answerTrackedItems answers the items of a batch in order: an item that
+// is no uuid or not known fails as tracked_query_not_found, one that
+// refuse (when set) gives a code fails with it, and the rest succeed and
+// are returned.
+func answerTrackedItems(items []trackedBatchItem, known func(uuid.UUID) bool,
+	refuse func(uuid.UUID) (sightline.Code, string)) (*trackedBatchAnswer, []uuid.UUID) {
+	answer := newTrackedBatchAnswer()
+	var succeeded []uuid.UUID
+	for _, item := range items {
+		if !item.ok || !known(item.id) {
+			answer.notFound(item.raw)
+			continue
+		}
+		if refuse != nil {
+			if code, msg := refuse(item.id); code != "" {
+				answer.Failed = append(answer.Failed, trackedBatchFailure{ID: item.id.String(), ErrorCode: code, ErrorMessage: msg})
+				continue
+			}
+		}
+		succeeded = append(succeeded, item.id)
+		answer.Successful = append(answer.Successful, trackedBatchSuccess{ID: item.id})
+	}
+	return answer, succeeded
 }
 
 // trackedBatchItem is one distinct id of a batch, in order of first
@@ -536,29 +580,18 @@ func (s *server) trackedBatchUpdate(r *request, tx pgx.Tx, ids []string, change 
 	if err != nil {
 		return 0, nil, err
 	}
-	answer := newTrackedBatchAnswer()
-	var apply []uuid.UUID
-	for _, item := range items {
-		engine, found := engines[item.id]
-		if !item.ok || !found {
-			answer.notFound(item.raw)
-			continue
-		}
-		if code, msg := oltp.RefusedChange(change, engine); code != "" {
-			answer.Failed = append(answer.Failed, trackedBatchFailure{ID: item.id.String(), ErrorCode: code, ErrorMessage: msg})
-			continue
-		}
-		apply = append(apply, item.id)
-		answer.Successful = append(answer.Successful, trackedBatchSuccess{ID: item.id})
-	}
+	answer, apply := answerTrackedItems(items, func(id uuid.UUID) bool {
+		_, found := engines[id]
+		return found
+	}, func(id uuid.UUID) (sightline.Code, string) {
+		return oltp.RefusedChange(change, engines[id])
+	})
 	n, err := oltp.SetTrackedQueries(ctx, tx, p.ID, apply, change)
 	if err != nil {
 		return 0, nil, err
 	}
-	if n > 0 {
-		if err := jobs.TrackedQueriesChanged(ctx, tx, s.jobs, p.ID); err != nil {
-			return 0, nil, err
-		}
+	if err := s.trackedChanged(ctx, tx, p.ID, n > 0); err != nil {
+		return 0, nil, err
 	}
 	return 200, answer, nil
 }
@@ -619,14 +652,7 @@ func (s *server) handleBulkDeleteTrackedQueries(r *request, tx pgx.Tx) (int, any
 	for _, id := range deleted {
 		gone[id] = true
 	}
-	answer := newTrackedBatchAnswer()
-	for _, item := range items {
-		if item.ok && gone[item.id] {
-			answer.Successful = append(answer.Successful, trackedBatchSuccess{ID: item.id})
-		} else {
-			answer.notFound(item.raw)
-		}
-	}
+	answer, _ := answerTrackedItems(items, func(id uuid.UUID) bool { return gone[id] }, nil)
 	if len(deleted) == 0 {
 		return 200, answer, nil
 	}
@@ -676,16 +702,10 @@ func (s *server) trackedBulkMembershipWrite(add bool) writeFunc {
 		if err != nil {
 			return 0, nil, err
 		}
-		answer := newTrackedBatchAnswer()
-		var members []uuid.UUID
-		for _, item := range items {
-			if _, ok := found[item.id]; !item.ok || !ok {
-				answer.notFound(item.raw)
-				continue
-			}
-			members = append(members, item.id)
-			answer.Successful = append(answer.Successful, trackedBatchSuccess{ID: item.id})
-		}
+		answer, members := answerTrackedItems(items, func(id uuid.UUID) bool {
+			_, ok := found[id]
+			return ok
+		}, nil)
 		if err := s.trackedMembership(ctx, tx, p.ID, members, clusters, add); err != nil {
 			return 0, nil, err
 		}
@@ -812,10 +832,9 @@ func (s *server) trackedQueryRoutes() {
 		description: "Clusters it already belongs to are skipped; memberships not named are untouched. The clusters are " +
 			"locked until the write commits, so one deleted concurrently is either refused with 400 or removed after the " +
 			"write, never half-applied. Answers the query with its resulting clusters.",
-		body:     object(props{"queryClusterIds": trackedClusterIDsSchema()}, "queryClusterIds"),
-		response: s.trackedQuerySchema(),
-		errors: projectWriteErrors("project_not_found, tracked_query_not_found.").
-			with(400, "queryClusterIds[i] invalid_value: not a cluster of this project (nothing written)."),
+		body:      trackedClustersBodySchema(),
+		response:  s.trackedQuerySchema(),
+		errors:    trackedMembershipErrors(),
 		writeFunc: s.trackedMembershipWrite(true),
 	})
 	s.handle(route{
@@ -824,10 +843,9 @@ func (s *server) trackedQueryRoutes() {
 		capability: sightline.CapabilityWrite,
 		description: "Requires a body (a stripped one gives 400). Removes membership only; clusters the query is not in " +
 			"are skipped. Answers the query with its resulting clusters.",
-		body:     object(props{"queryClusterIds": trackedClusterIDsSchema()}, "queryClusterIds"),
-		response: s.trackedQuerySchema(),
-		errors: projectWriteErrors("project_not_found, tracked_query_not_found.").
-			with(400, "queryClusterIds[i] invalid_value: not a cluster of this project (nothing written)."),
+		body:      trackedClustersBodySchema(),
+		response:  s.trackedQuerySchema(),
+		errors:    trackedMembershipErrors(),
 		writeFunc: s.trackedMembershipWrite(false),
 	})
 	s.handle(route{
@@ -893,11 +911,9 @@ func (s *server) trackedQueryRoutes() {
 		capability: sightline.CapabilityWrite,
 		description: "Adds every id to every cluster; existing memberships are skipped. Always 200 with successful and " +
 			"failed per tracked query id, in the order ids first appear.",
-		body: object(props{"ids": trackedBatchIDsSchema(), "queryClusterIds": trackedClusterIDsSchema()},
-			"ids", "queryClusterIds"),
-		response: trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors: projectWriteErrors("project_not_found.").
-			with(400, "queryClusterIds[i] invalid_value: a cluster outside the project rejects the whole call; nothing is written."),
+		body:      trackedBulkClustersBodySchema(),
+		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
+		errors:    trackedBulkMembershipErrors(),
 		writeFunc: s.trackedBulkMembershipWrite(true),
 	})
 	s.handle(route{
@@ -906,11 +922,9 @@ func (s *server) trackedQueryRoutes() {
 		capability: sightline.CapabilityWrite,
 		description: "Requires a body. Removes every id from every cluster; absent memberships are skipped. Always 200 " +
 			"with successful and failed per tracked query id, in the order ids first appear.",
-		body: object(props{"ids": trackedBatchIDsSchema(), "queryClusterIds": trackedClusterIDsSchema()},
-			"ids", "queryClusterIds"),
-		response: trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors: projectWriteErrors("project_not_found.").
-			with(400, "queryClusterIds[i] invalid_value: a cluster outside the project rejects the whole call; nothing is written."),
+		body:      trackedBulkClustersBodySchema(),
+		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
+		errors:    trackedBulkMembershipErrors(),
 		writeFunc: s.trackedBulkMembershipWrite(false),
 	})
 	s.handle(route{

@@ -148,6 +148,33 @@ func trackedClusterIDsSchema() *openapi3.Schema {
 			"else 400 naming it and nothing is written.")
 }
 
+// trackedClustersBodySchema is the body of adding one query to clusters or
+// removing it from them (trackedClustersBody).
+func trackedClustersBodySchema() *openapi3.Schema {
+	return object(props{"queryClusterIds": trackedClusterIDsSchema()}, "queryClusterIds")
+}
+
+// trackedBulkClustersBodySchema is the body of adding several queries to
+// clusters or removing them from them (trackedBulkClustersBody).
+func trackedBulkClustersBodySchema() *openapi3.Schema {
+	return object(props{"ids": trackedBatchIDsSchema(), "queryClusterIds": trackedClusterIDsSchema()},
+		"ids", "queryClusterIds")
+}
+
+// trackedMembershipErrors are the refusals of a membership change of the
+// path's query.
+func trackedMembershipErrors() routeErrors {
+	return projectWriteErrors("project_not_found, tracked_query_not_found.").
+		with(400, "queryClusterIds[i] invalid_value: not a cluster of this project (nothing written).")
+}
+
+// trackedBulkMembershipErrors are the refusals of a membership change of
+// several queries; their ids fail one by one instead.
+func trackedBulkMembershipErrors() routeErrors {
+	return projectWriteErrors("project_not_found.").
+		with(400, "queryClusterIds[i] invalid_value: a cluster outside the project rejects the whole call; nothing is written.")
+}
+
 func trackedCountSchema() *openapi3.Schema {
 	return object(props{
 		"count": integerSchema().WithMin(0),
