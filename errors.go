@@ -22,7 +22,6 @@ const (
 	CodeOperationOutcomeUncertain Code = "operation_outcome_uncertain"
 	CodePayloadTooLarge           Code = "payload_too_large"
 	CodeUnsupportedMediaType      Code = "unsupported_media_type"
-	CodeNotAcceptable             Code = "not_acceptable" // 406: Accept admits nothing the operation serves
 	CodeRateLimitExceeded         Code = "rate_limit_exceeded"
 	CodeInternal                  Code = "internal_error"
 

@@ -33,7 +33,7 @@ func (s *server) keywordListingsRoute() route {
 			"either window has no value. Every keyword is ordered before the page is cut; rows without a value of the " +
 			"sortBy key come last in either direction; ties go by keyword. total counts the keywords; " +
 			"totalVariantCount the variants matching every filter except search. Memberships of clusters are today's. " +
-			"JSON only: an Accept header that admits no JSON (text/csv alone, for one) is answered 406.",
+			"JSON only: an Accept header asking for anything else (text/csv, for one) is answered JSON all the same.",
 		query:    keywordListingParams(),
 		response: s.keywordListingSchema(),
 		errors: map[int]string{
@@ -41,8 +41,6 @@ func (s *server) keywordListingsRoute() route {
 				"values; nPasses invalid_type when not an integer, out_of_range outside 1-10; search out_of_range over " +
 				"100 characters; limit out_of_range outside 1-100; offset out_of_range below 0.",
 			404: analyticsProjectNotFound,
-			406: "not_acceptable: the Accept header admits no application/json (for example text/csv alone); this " +
-				"operation has no CSV form.",
 		},
 		read: s.handleKeywordListings,
 	}

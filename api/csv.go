@@ -56,11 +56,12 @@ const (
 // and CSV on listings) takes the quality of the most specific range that
 // matches it, the best quality wins, and at equal quality the type whose
 // range is listed first (JSON when one range covers both). No Accept
-// header means JSON; a header that admits none of the operation's types
-// is not_acceptable.
-func negotiate(accept string, csv bool) (string, error) {
+// header, or one that admits none of the operation's types, means JSON:
+// the contract has no 406, and RFC 9110 lets a server answer its default
+// representation rather than refuse.
+func negotiate(accept string, csv bool) string {
 	if strings.TrimSpace(accept) == "" {
-		return mediaJSON, nil
+		return mediaJSON
 	}
 	offers := []string{mediaJSON}
 	if csv {
@@ -74,14 +75,9 @@ func negotiate(accept string, csv bool) (string, error) {
 		}
 	}
 	if best == "" {
-		served := "application/json"
-		if csv {
-			served += " or text/csv"
-		}
-		return "", sightline.Errorf(sightline.CodeNotAcceptable,
-			"The Accept header admits no representation this operation serves: it answers %s.", served)
+		return mediaJSON
 	}
-	return best, nil
+	return best
 }
 
 // acceptQuality is the quality accept gives mediaType, from its most

@@ -29,7 +29,6 @@ var statusOf = map[sightline.Code]int{
 	sightline.CodeOperationOutcomeUncertain: http.StatusConflict,
 	sightline.CodePayloadTooLarge:           http.StatusRequestEntityTooLarge,
 	sightline.CodeUnsupportedMediaType:      http.StatusUnsupportedMediaType,
-	sightline.CodeNotAcceptable:             http.StatusNotAcceptable,
 	sightline.CodeRateLimitExceeded:         http.StatusTooManyRequests,
 	sightline.CodeInternal:                  http.StatusInternalServerError,
 

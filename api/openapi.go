@@ -164,8 +164,6 @@ var errorDescriptions = map[int]string{
 	401: "unauthorized: missing, invalid or revoked API key.",
 	403: "api_key_capability_required: the key lacks the capability, or its owner's role is too low.",
 	404: "organization_not_found or not_found: nothing accessible under these ids (a malformed id included).",
-	406: "not_acceptable: the Accept header admits neither application/json nor, on listings that serve it, text/csv " +
-		"(no Accept header, */* and application/json all get JSON).",
 	409: "idempotency_key_reused, idempotency_request_in_progress or operation_outcome_uncertain.",
 	413: "payload_too_large: the body exceeds the size limit.",
 	415: "unsupported_media_type: the body is declared as something other than application/json (UTF-8); a body without a Content-Type is read as JSON.",
@@ -207,7 +205,7 @@ func (s *server) document(rt *route) {
 	}
 	op.AddResponse(rt.status, success)
 
-	statuses := []int{400, 406, 500}
+	statuses := []int{400, 500}
 	if !rt.public {
 		statuses = append(statuses, 401, 403, 429)
 	}

@@ -195,11 +195,7 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request, rt *route) {
 			return
 		}
 	}
-	mediaType, err := negotiate(r.Header.Get("Accept"), rt.csv)
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
+	mediaType := negotiate(r.Header.Get("Accept"), rt.csv)
 	values, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
 		// Go's parser drops what it cannot read (a bad escape, a semicolon,

@@ -749,7 +749,7 @@ func (s *server) trackedQueryRoutes() {
 			"400. Texts are normalised (Unicode-aware lower-casing, white space collapsed, leading list markers such as '1.', " +
 			"'-', '*', '•' stripped); two texts that normalise equal are one query. Each combination lands in successful " +
 			"(created, active, no check run) or failed: duplicate_combination_in_request (repeatsIndex names the earlier " +
-			"entry), engine_not_available_in_country (google_ai_mode in " + trackedAIModeNote() + "), or " +
+			"queryTexts entry it repeats), engine_not_available_in_country (google_ai_mode in " + trackedAIModeNote() + "), or " +
 			"tracked_query_already_exists (the existing query keeps its id and its settings, locale included, and gains the " +
 			"request's clusters). google_serp and google_shopping are created with 1 pass whatever nPasses says. " +
 			"queryClusterIds is required and may be empty.",

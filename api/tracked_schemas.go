@@ -107,8 +107,8 @@ func (s *server) trackedCreateAnswerSchema() *openapi3.Schema {
 				string(sightline.ItemEngineNotAvailableInCountry)),
 			"errorMessage": stringSchema(),
 			"repeatsIndex": described(nullable(integerSchema().WithMin(0)),
-				"duplicate_combination_in_request only: 0-based index of the combination repeated, counting "+
-					"queryTexts outermost, then engines, then countries; null otherwise."),
+				"duplicate_combination_in_request only: 0-based index of the queryTexts entry whose text this "+
+					"combination's text repeats once normalised; null otherwise."),
 		}), "id", "queryText", "engine", "country", "errorCode", "errorMessage", "repeatsIndex")),
 	}, "successful", "failed"))
 }
