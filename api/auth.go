@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"net/http"
 	"strings"
@@ -14,21 +15,27 @@ import (
 
 // authenticate resolves the bearer token to a live key. Keys are looked up
 // on every request (never cached), so a revoked key fails on the next one.
-// A client address with too many failures in the window is refused before
-// any lookup (authFailureLimiter).
+// A client address with too many failed keys in the window is refused
+// before any lookup, except for a key that authenticated lately
+// (authFailureLimiter): a client that mistyped a key keeps working with
+// its good one.
 func (s *server) authenticate(ctx context.Context, r *http.Request) (*oltp.APIKey, error) {
-	address := clientAddress(r.RemoteAddr)
-	if err := s.authFailures.allow(address); err != nil {
-		return nil, err
-	}
 	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
-	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+	token = strings.TrimSpace(token)
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
 		return nil, sightline.Errorf(sightline.CodeUnauthorized, "An API key is required: send Authorization: Bearer <key>.")
 	}
-	key, err := oltp.LookupKey(ctx, s.pool, strings.TrimSpace(token))
-	if errors.Is(err, oltp.ErrKeyNotFound) {
-		s.authFailures.fail(address)
+	address, digest := clientAddress(r.RemoteAddr), sha256.Sum256([]byte(token))
+	if err := s.authFailures.allow(address, digest); err != nil {
+		return nil, err
+	}
+	key, err := oltp.LookupKey(ctx, s.pool, token)
+	switch {
+	case errors.Is(err, oltp.ErrKeyNotFound):
+		s.authFailures.fail(address, digest)
 		return nil, sightline.Errorf(sightline.CodeUnauthorized, "The API key is invalid or revoked.")
+	case err == nil:
+		s.authFailures.succeed(digest)
 	}
 	return key, err
 }

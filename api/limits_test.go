@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -59,16 +60,26 @@ func TestRateLimits(t *testing.T) {
 }
 
 // Guessing keys is limited per client address, and once an address is
-// over its limit its requests cost no database round trip.
+// over its limit its requests cost no database round trip, but for a key
+// that authenticated lately: the client keeps working with its good key.
 func TestFailedAuthenticationIsRateLimited(t *testing.T) {
 	t.Parallel()
 	f := setup(t, setupOptions{limits: Limits{PerUser: 100, PerKey: 100, JobStartsPerOrg: 10,
 		AuthFailuresPerAddress: 3, Window: DefaultLimits.Window}})
 	owner, _ := f.owner()
+	used, _ := f.owner()
 	me := func(key string) response { return f.do(call{method: "GET", path: "/api/v1/me", key: key}) }
 
+	if r := me(used.key); r.status != http.StatusOK {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
 	for range 3 {
 		assertError(t, me("sl_"+strings.Repeat("A", 43)), http.StatusUnauthorized, sightline.CodeUnauthorized)
+	}
+	// No key at all is 401 as ever: it costs no lookup.
+	assertError(t, me(""), http.StatusUnauthorized, sightline.CodeUnauthorized)
+	if r := me(used.key); r.status != http.StatusOK {
+		t.Fatalf("a key that authenticated before the limit: %d %s", r.status, r.body)
 	}
 	acquired := f.pool.Stat().AcquireCount()
 	for _, key := range []string{"sl_" + strings.Repeat("B", 43), owner.key} {
@@ -88,20 +99,31 @@ func TestAuthFailureLimiterWindowAndMemory(t *testing.T) {
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	l := newAuthFailureLimiter(2, time.Minute)
 	l.now = func() time.Time { return now }
-	l.fail("192.0.2.1")
-	l.fail("192.0.2.1")
-	if l.allow("192.0.2.1") == nil || l.allow("192.0.2.2") != nil {
+	bad, good := sha256.Sum256([]byte("bad")), sha256.Sum256([]byte("good"))
+	l.succeed(good)
+	l.fail("192.0.2.1", bad)
+	l.fail("192.0.2.1", bad)
+	if l.allow("192.0.2.1", bad) == nil || l.allow("192.0.2.2", bad) != nil {
 		t.Fatal("the limit is not per address")
 	}
+	if err := l.allow("192.0.2.1", good); err != nil {
+		t.Fatalf("a good key was refused: %v", err)
+	}
 	now = now.Add(time.Minute)
-	if err := l.allow("192.0.2.1"); err != nil {
+	if err := l.allow("192.0.2.1", bad); err != nil {
 		t.Fatalf("still refused after the window: %v", err)
 	}
-	for i := range maxTrackedAddresses + 10 {
-		l.fail(fmt.Sprintf("10.%d.%d.%d", i>>16, i>>8&255, i&255))
+	l.fail("192.0.2.1", good) // revoked since
+	l.fail("192.0.2.1", good)
+	if l.allow("192.0.2.1", good) == nil {
+		t.Fatal("a key that failed is still let through")
 	}
-	if len(l.addresses) > maxTrackedAddresses {
-		t.Fatalf("%d addresses tracked", len(l.addresses))
+	for i := range maxTrackedAddresses + 10 {
+		l.fail(fmt.Sprintf("10.%d.%d.%d", i>>16, i>>8&255, i&255), bad)
+		l.succeed(sha256.Sum256([]byte{byte(i), byte(i >> 8), byte(i >> 16)}))
+	}
+	if len(l.addresses) > maxTrackedAddresses || len(l.good) > maxTrackedAddresses {
+		t.Fatalf("%d addresses and %d good keys tracked", len(l.addresses), len(l.good))
 	}
 	for addr, want := range map[string]string{
 		"192.0.2.1:5000":             "192.0.2.1",

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"math"
 	"net"
@@ -29,7 +30,7 @@ type Limits struct {
 }
 
 // DefaultLimits are the quotas the spec names.
-var DefaultLimits = Limits{PerUser: 600, PerKey: 300, JobStartsPerOrg: 10, AuthFailuresPerAddress: 20, Window: time.Minute}
+var DefaultLimits = Limits{PerUser: 600, PerKey: 300, JobStartsPerOrg: 10, AuthFailuresPerAddress: 300, Window: time.Minute}
 
 // rateLimiter enforces one quota over state in Postgres, so that the limit
 // holds across every API process sharing the database (see
@@ -62,9 +63,12 @@ func (l *rateLimiter) allow(ctx context.Context, id uuid.UUID) error {
 // the process's memory. An address over its limit is refused before its
 // key is looked up, so a flood of guessed keys costs no database round
 // trip; the count is per process, which is enough to make guessing
-// hopeless, and needs no shared state. The address is the connection's
-// peer (a client can forge X-Forwarded-For), an IPv6 one taken as its /64,
-// which one client usually holds whole.
+// hopeless, and needs no shared state. A key that authenticated within
+// the window (kept as its SHA-256 digest) still gets through, so that the
+// client behind the address keeps working with its good key; it is looked
+// up as usual, so a revoked one fails at once. The address is the
+// connection's peer (a client can forge X-Forwarded-For), an IPv6 one
+// taken as its /64, which one client usually holds whole.
 type authFailureLimiter struct {
 	limit  int
 	window time.Duration
@@ -72,7 +76,8 @@ type authFailureLimiter struct {
 
 	mu        sync.Mutex
 	addresses map[string]*failureWindow
-	swept     time.Time // when evict last dropped ended windows
+	swept     time.Time                       // when evict last dropped ended windows
+	good      map[[sha256.Size]byte]time.Time // keys that authenticated, by digest: when
 }
 
 type failureWindow struct {
@@ -84,15 +89,20 @@ type failureWindow struct {
 const maxTrackedAddresses = 1 << 16
 
 func newAuthFailureLimiter(limit int, window time.Duration) *authFailureLimiter {
-	return &authFailureLimiter{limit: limit, window: window, now: time.Now, addresses: map[string]*failureWindow{}}
+	return &authFailureLimiter{limit: limit, window: window, now: time.Now, addresses: map[string]*failureWindow{},
+		good: map[[sha256.Size]byte]time.Time{}}
 }
 
-// allow refuses an address that failed too often in its current window.
-func (l *authFailureLimiter) allow(address string) error {
+// allow refuses an address that failed too often in its current window,
+// unless its key authenticated within the window.
+func (l *authFailureLimiter) allow(address string, key [sha256.Size]byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	w, ok := l.addresses[address]
 	if !ok {
+		return nil
+	}
+	if at, good := l.good[key]; good && l.now().Sub(at) < l.window {
 		return nil
 	}
 	left := w.start.Add(l.window).Sub(l.now())
@@ -110,10 +120,27 @@ func (l *authFailureLimiter) allow(address string) error {
 	}
 }
 
-// fail counts one failed authentication of address.
-func (l *authFailureLimiter) fail(address string) {
+// succeed records that key authenticated.
+func (l *authFailureLimiter) succeed(key [sha256.Size]byte) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	now := l.now()
+	if _, ok := l.good[key]; !ok && len(l.good) >= maxTrackedAddresses {
+		for k, at := range l.good {
+			if now.Sub(at) >= l.window || len(l.good) >= maxTrackedAddresses {
+				delete(l.good, k)
+			}
+		}
+	}
+	l.good[key] = now
+}
+
+// fail counts one failed authentication of address with key, which is no
+// longer good if it was (revoked).
+func (l *authFailureLimiter) fail(address string, key [sha256.Size]byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.good, key)
 	now := l.now()
 	w, ok := l.addresses[address]
 	if ok && now.Sub(w.start) < l.window {
