@@ -268,18 +268,21 @@ var (
 	handleRestoreOrganization = statusTransition(oltp.ActionOrganizationRestore, oltp.PlanRestore, oltp.ApplyRestore)
 )
 
-// statusTransition is a confirmed change of status: it claims the
-// confirmation of action, plans the change with the organization locked,
-// checks its effects against the preview's and applies them.
+// statusTransition is a confirmed change of status: it plans the change
+// with the organization locked, claims the confirmation of action, checks
+// the effects against the preview's and applies them. A transition the
+// status does not allow is 409 before any confirmation is asked for
+// (spec 4.5: 409 for a disallowed transition); its preview answers with
+// nothing to do, so the client meets the refusal here.
 func statusTransition[E oltp.Effects](action string,
 	plan func(context.Context, oltp.DBTX, uuid.UUID, bool) (*oltp.Organization, E, error),
 	apply func(context.Context, pgx.Tx, uuid.UUID, E) (*oltp.Organization, error)) writeFunc {
 	return func(r *request, tx pgx.Tx) (int, any, error) {
-		declared, err := claimConfirmation(r, tx, action, r.organizationID, nil)
+		org, effects, err := plan(r.Context(), tx, r.organizationID, true)
 		if err != nil {
 			return 0, nil, err
 		}
-		org, effects, err := plan(r.Context(), tx, r.organizationID, true)
+		declared, err := claimConfirmation(r, tx, action, r.organizationID, nil)
 		if err != nil {
 			return 0, nil, err
 		}

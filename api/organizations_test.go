@@ -570,12 +570,19 @@ func TestOrganizationsArchiveAndRestore(t *testing.T) {
 		if again.status != 200 || string(again.body) != string(r.body) || again.header.Get("Idempotent-Replayed") != "true" {
 			t.Fatalf("replay %d %s", again.status, again.body)
 		}
-		assertError(t, organizationsWrite(f, "POST", archivePath, owner.key, "", token, ""), 409, sightline.CodeConfirmationUsed)
+		// The transition is checked before the token: archived already.
+		assertError(t, organizationsWrite(f, "POST", archivePath, owner.key, "", token, ""), 409, sightline.CodeStatusTransitionNotAllowed)
 	})
 
 	t.Run("archive of an archived organization", func(t *testing.T) {
 		assertError(t, organizationsWrite(f, "POST", archivePath, owner.key, "", secondToken, ""), 409, sightline.CodeStatusTransitionNotAllowed)
-		assertError(t, organizationsPreview(f, owner.key, organizationsAction("organization.archive", org)), 409, sightline.CodeStatusTransitionNotAllowed)
+		assertError(t, organizationsWrite(f, "POST", archivePath, owner.key, "", "", ""), 409, sightline.CodeStatusTransitionNotAllowed)
+		// Its preview has nothing to do; the operation then refuses.
+		token, effects := organizationsToken(t, f, owner.key, organizationsAction("organization.archive", org))
+		if len(effects["projectsToArchive"].([]any)) != 0 || len(effects["invitationsToCancel"].([]any)) != 0 {
+			t.Fatalf("effects %v", effects)
+		}
+		assertError(t, organizationsWrite(f, "POST", archivePath, owner.key, "", token, ""), 409, sightline.CodeStatusTransitionNotAllowed)
 	})
 
 	t.Run("restore reinstates only what the archive did", func(t *testing.T) {
@@ -601,7 +608,11 @@ func TestOrganizationsArchiveAndRestore(t *testing.T) {
 		if cancelAt, byArchive := subscriptionState(); cancelAt != nil || byArchive {
 			t.Errorf("subscription cancel_at %v by archive %v after restore", cancelAt, byArchive)
 		}
-		assertError(t, organizationsPreview(f, owner.key, organizationsAction("organization.restore", org)), 409, sightline.CodeStatusTransitionNotAllowed)
+		token, effects = organizationsToken(t, f, owner.key, organizationsAction("organization.restore", org))
+		if len(effects["projectsToRestore"].([]any)) != 0 {
+			t.Fatalf("effects of restoring an active organization %v", effects)
+		}
+		assertError(t, organizationsWrite(f, "POST", restorePath, owner.key, "", token, ""), 409, sightline.CodeStatusTransitionNotAllowed)
 	})
 
 	t.Run("restore of an active organization", func(t *testing.T) {
@@ -737,7 +748,8 @@ func TestOrganizationsConfirmationRefusals(t *testing.T) {
 		if r := archive(owner.key, token); r.status != 200 {
 			t.Fatalf("after the state came back: %d %s", r.status, r.body)
 		}
-		assertError(t, archive(owner.key, token), 409, sightline.CodeConfirmationUsed)
+		// Used, and the organization archived: the transition refuses first.
+		assertError(t, archive(owner.key, token), 409, sightline.CodeStatusTransitionNotAllowed)
 	})
 }
 

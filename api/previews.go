@@ -18,9 +18,12 @@ import (
 // POST /api/v1/organization-operation-previews reports what a confirmed
 // organization operation would do and issues its confirmation token. It is
 // authorised as the operation it previews, and refuses what the operation
-// would refuse (validation, a disallowed status transition, an archived
-// organization's profile), so that no token is issued for an operation that
-// cannot succeed. It is a write: the token is stored, and a retry under the
+// would refuse for its body (validation, an archived organization's
+// profile). A disallowed status transition (archive of an archived
+// organization, restore of an active one) is previewed with nothing to do:
+// the contract puts that 409 on the operation itself, which answers it
+// before asking for the token, so a client's preview-then-confirm flow
+// meets it there. It is a write: the token is stored, and a retry under the
 // same Idempotency-Key replays the same token.
 
 var previewActions = []string{
@@ -185,8 +188,16 @@ func (s *server) handlePreviewOrganizationOperation(r *request, tx pgx.Tx) (int,
 		}
 	case oltp.ActionOrganizationArchive:
 		org, effects, err = oltp.PlanArchive(ctx, tx, p.organizationID, false)
+		if sightline.ErrorCode(err) == sightline.CodeStatusTransitionNotAllowed {
+			org, err = oltp.GetOrganization(ctx, tx, p.organizationID)
+			effects = &oltp.ArchiveEffects{ProjectsToArchive: []oltp.ProjectRef{}, InvitationsToCancel: []oltp.InvitationRef{}}
+		}
 	case oltp.ActionOrganizationRestore:
 		org, effects, err = oltp.PlanRestore(ctx, tx, p.organizationID, false)
+		if sightline.ErrorCode(err) == sightline.CodeStatusTransitionNotAllowed {
+			org, err = oltp.GetOrganization(ctx, tx, p.organizationID)
+			effects = &oltp.RestoreEffects{ProjectsToRestore: []oltp.ProjectRef{}}
+		}
 	}
 	if err != nil {
 		return 0, nil, err
@@ -251,15 +262,16 @@ func (s *server) previewRoutes() {
 			"would do and issues a token to send in X-Service-Confirmation with that operation: single use, valid five " +
 			"minutes, bound to the action, organization, body, these effects, the organization's current state and this " +
 			"API key. Authorised as the operation itself (create: a key scoped to all organizations; others: owner of " +
-			"an organization in the key's scope) and refused as it would be, so no token is issued for an operation " +
-			"that cannot succeed. Like every write it takes an Idempotency-Key; a retry replays the same token.",
+			"an organization in the key's scope) and refused as it would be for its body; a disallowed status " +
+			"transition is previewed with nothing to do and refused by the operation. Like every write it takes an Idempotency-Key; a retry replays the same token.",
 		capability: sightline.CapabilityOrganizationManage,
 		body:       s.previewRequestSchema(), response: s.previewResponseSchema(),
 		errors: map[int]string{
 			403: "api_key_capability_required also when the owner's role is below owner, or, for organization.create, the key is not scoped to all organizations.",
 			404: "organization_not_found: organizationId names no organization the key can see.",
-			409: "status_transition_not_allowed (archive of an archived or restore of an active organization); " +
-				"organization_is_archived (update of an archived organization).",
+			409: "organization_is_archived (update of an archived organization). A disallowed status transition " +
+				"(archive of an archived or restore of an active organization) is previewed with empty effects; the " +
+				"operation answers it 409 status_transition_not_allowed.",
 		},
 		writeFunc: s.handlePreviewOrganizationOperation,
 	})
