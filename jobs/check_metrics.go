@@ -28,6 +28,13 @@ func (RefreshCheckMetricsArgs) Kind() string { return "check_metrics_refresh" }
 // project's figures are read, so a burst costs one refresh.
 const checkMetricsDelay = 5 * time.Second
 
+// CheckMetricsMinInterval spaces a project's refreshes while its checks
+// keep completing: each reads every query's last check and the project's
+// 30 days in ClickHouse and rewrites the listing rows in Postgres, which
+// every few seconds per project was the heaviest load of a large drain.
+// The listing's figures follow a check within this interval at worst.
+const CheckMetricsMinInterval = 30 * time.Second
+
 // InsertOpts delays the job by checkMetricsDelay and makes it unique per
 // project and period of that length, counted on the scheduled time. A
 // check completing while a refresh runs always gets a new one (its
@@ -52,9 +59,24 @@ type RefreshCheckMetricsWorker struct {
 	ClickHouse driver.Conn
 }
 
-// Work runs the refresh; it is idempotent.
+// Work runs the refresh unless one that began after the job was enqueued
+// (and so read the check that enqueued it) has run since; within
+// CheckMetricsMinInterval of the last refresh it snoozes until the
+// interval is over. It is idempotent.
 func (w *RefreshCheckMetricsWorker) Work(ctx context.Context, job *river.Job[RefreshCheckMetricsArgs]) error {
-	return RefreshCheckMetrics(ctx, w.Pool, w.ClickHouse, job.Args.ProjectID)
+	last, now, err := oltp.ListingMetricsRefresh(ctx, w.Pool, job.Args.ProjectID)
+	if err != nil {
+		return err
+	}
+	if last != nil {
+		if last.After(job.CreatedAt) {
+			return nil
+		}
+		if wait := last.Add(CheckMetricsMinInterval).Sub(now); wait > 0 {
+			return river.JobSnooze(wait)
+		}
+	}
+	return refreshCheckMetrics(ctx, w.Pool, w.ClickHouse, job.Args.ProjectID, now)
 }
 
 // RefreshCheckMetrics brings a project's listing figures up to date with
@@ -62,6 +84,16 @@ func (w *RefreshCheckMetricsWorker) Work(ctx context.Context, job *river.Job[Ref
 // query checked for the first time has a row to carry its figures, then
 // their last-check metrics and the project listing's metrics.
 func RefreshCheckMetrics(ctx context.Context, pool *pgxpool.Pool, ch driver.Conn, projectID uuid.UUID) error {
+	_, now, err := oltp.ListingMetricsRefresh(ctx, pool, projectID)
+	if err != nil {
+		return err
+	}
+	return refreshCheckMetrics(ctx, pool, ch, projectID, now)
+}
+
+// refreshCheckMetrics is RefreshCheckMetrics started at start, by the
+// database's clock.
+func refreshCheckMetrics(ctx context.Context, pool *pgxpool.Pool, ch driver.Conn, projectID uuid.UUID, start time.Time) error {
 	if _, _, err := oltp.RefreshTrackedQuerySearch(ctx, pool, projectID); err != nil {
 		return err
 	}
@@ -84,5 +116,5 @@ func RefreshCheckMetrics(ctx context.Context, pool *pgxpool.Pool, ch driver.Conn
 	if err != nil {
 		return err
 	}
-	return oltp.SaveProjectListingMetrics(ctx, pool, projectID, oltp.ProjectListingMetrics(m))
+	return oltp.SaveProjectListingMetrics(ctx, pool, projectID, oltp.ProjectListingMetrics(m), start)
 }

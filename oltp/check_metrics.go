@@ -68,13 +68,26 @@ type ProjectListingMetrics struct {
 	LastRankDetectedAt        *time.Time
 }
 
-// SaveProjectListingMetrics replaces the project's listing metrics.
-func SaveProjectListingMetrics(ctx context.Context, db DBTX, projectID uuid.UUID, m ProjectListingMetrics) error {
+// ListingMetricsRefresh is when a project's listing metrics were last
+// refreshed (nil: never) and the database's clock now, which stamps the
+// refresh about to start.
+func ListingMetricsRefresh(ctx context.Context, db DBTX, projectID uuid.UUID) (last *time.Time, now time.Time, err error) {
+	err = db.QueryRow(ctx, `SELECT (SELECT refreshed_at FROM project_listing_metrics WHERE project_id = $1), now()`,
+		projectID).Scan(&last, &now)
+	if err != nil {
+		return nil, now, fmt.Errorf("reading listing metrics refresh: %w", err)
+	}
+	return last, now, nil
+}
+
+// SaveProjectListingMetrics replaces the project's listing metrics, read
+// from ClickHouse from asOf on.
+func SaveProjectListingMetrics(ctx context.Context, db DBTX, projectID uuid.UUID, m ProjectListingMetrics, asOf time.Time) error {
 	_, err := db.Exec(ctx, `
 		INSERT INTO project_listing_metrics (project_id, avg_serp_position, avg_shopping_position, avg_mention_position,
 			avg_link_position, mention_rate, serp_rate, shopping_rate, positivity_index, share_of_voice,
 			serp_position_stability, shopping_position_stability, last_rank_detected_at, refreshed_at)
-		SELECT id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, now() FROM projects WHERE id = $1
+		SELECT id, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14 FROM projects WHERE id = $1
 		ON CONFLICT (project_id) DO UPDATE SET
 			avg_serp_position = excluded.avg_serp_position, avg_shopping_position = excluded.avg_shopping_position,
 			avg_mention_position = excluded.avg_mention_position, avg_link_position = excluded.avg_link_position,
@@ -82,10 +95,10 @@ func SaveProjectListingMetrics(ctx context.Context, db DBTX, projectID uuid.UUID
 			positivity_index = excluded.positivity_index, share_of_voice = excluded.share_of_voice,
 			serp_position_stability = excluded.serp_position_stability,
 			shopping_position_stability = excluded.shopping_position_stability,
-			last_rank_detected_at = excluded.last_rank_detected_at, refreshed_at = now()`,
+			last_rank_detected_at = excluded.last_rank_detected_at, refreshed_at = excluded.refreshed_at`,
 		projectID, m.AvgSerpPosition, m.AvgShoppingPosition, m.AvgMentionPosition, m.AvgLinkPosition, m.MentionRate,
 		m.SerpRate, m.ShoppingRate, m.PositivityIndex, m.ShareOfVoice, m.SerpPositionStability,
-		m.ShoppingPositionStability, m.LastRankDetectedAt)
+		m.ShoppingPositionStability, m.LastRankDetectedAt, asOf)
 	if err != nil {
 		return fmt.Errorf("saving project listing metrics: %w", err)
 	}

@@ -1,0 +1,65 @@
+package jobs_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/sightline/sightline/jobs"
+	"github.com/sightline/sightline/olap/olaptest"
+)
+
+// A project's listing refresh runs once for every check it has not read
+// yet, and at most once per CheckMetricsMinInterval while checks keep
+// completing.
+func TestCheckMetricsRefreshesAreSpaced(t *testing.T) {
+	t.Parallel()
+	e := checksSetup(t)
+	org, _ := e.org(10)
+	project := e.project(org)
+	e.query(project, checksQuery{text: "best crm"})
+	w := &jobs.RefreshCheckMetricsWorker{Pool: e.pool, ClickHouse: olaptest.NewConn(t)}
+	work := func(enqueued time.Time) error {
+		return w.Work(e.ctx, &river.Job[jobs.RefreshCheckMetricsArgs]{JobRow: &rivertype.JobRow{CreatedAt: enqueued},
+			Args: jobs.RefreshCheckMetricsArgs{ProjectID: project}})
+	}
+	refreshedAt := func() time.Time {
+		t.Helper()
+		var at time.Time
+		if err := e.pool.QueryRow(e.ctx, `SELECT refreshed_at FROM project_listing_metrics WHERE project_id = $1`,
+			project).Scan(&at); err != nil {
+			t.Fatal(err)
+		}
+		return at
+	}
+
+	if err := work(time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	first := refreshedAt()
+	// Enqueued before that refresh began: it read the job's check already.
+	if err := work(first.Add(-time.Second)); err != nil || !refreshedAt().Equal(first) {
+		t.Fatalf("a covered job: %v, refreshed at %v (first %v)", err, refreshedAt(), first)
+	}
+	// Enqueued after it, within the interval: snoozed until it is over.
+	var snooze *river.JobSnoozeError
+	if err := work(first.Add(time.Second)); !errors.As(err, &snooze) ||
+		snooze.Duration <= 0 || snooze.Duration > jobs.CheckMetricsMinInterval {
+		t.Fatalf("a job within the interval returned %v, want a snooze of at most %v", err, jobs.CheckMetricsMinInterval)
+	}
+	if !refreshedAt().Equal(first) {
+		t.Fatal("a snoozed job refreshed")
+	}
+	// Once the interval is over, it refreshes.
+	e.exec(`UPDATE project_listing_metrics SET refreshed_at = refreshed_at - $2::interval WHERE project_id = $1`,
+		project, (jobs.CheckMetricsMinInterval + time.Second).String())
+	if err := work(first.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if !refreshedAt().After(first) {
+		t.Fatalf("refreshed at %v, not after %v", refreshedAt(), first)
+	}
+}
