@@ -35,6 +35,13 @@ const checkMetricsDelay = 5 * time.Second
 // The listing's figures follow a check within this interval at worst.
 const CheckMetricsMinInterval = 30 * time.Second
 
+// completionSkew bounds how long before its transaction committed a
+// completed check's lastCheckedAt (the transaction's start) may be: a
+// refresh reads the last checks of the queries checked since the previous
+// refresh began, less this, so that a completion committing while that
+// refresh ran is read by the next.
+const completionSkew = 5 * time.Minute
+
 // InsertOpts delays the job by checkMetricsDelay and makes it unique per
 // project and period of that length, counted on the scheduled time. A
 // check completing while a refresh runs always gets a new one (its
@@ -76,7 +83,7 @@ func (w *RefreshCheckMetricsWorker) Work(ctx context.Context, job *river.Job[Ref
 			return river.JobSnooze(wait)
 		}
 	}
-	return refreshCheckMetrics(ctx, w.Pool, w.ClickHouse, job.Args.ProjectID, now)
+	return refreshCheckMetrics(ctx, w.Pool, w.ClickHouse, job.Args.ProjectID, now, last)
 }
 
 // RefreshCheckMetrics brings a project's listing figures up to date with
@@ -88,16 +95,29 @@ func RefreshCheckMetrics(ctx context.Context, pool *pgxpool.Pool, ch driver.Conn
 	if err != nil {
 		return err
 	}
-	return refreshCheckMetrics(ctx, pool, ch, projectID, now)
+	return refreshCheckMetrics(ctx, pool, ch, projectID, now, nil)
 }
 
 // refreshCheckMetrics is RefreshCheckMetrics started at start, by the
-// database's clock.
-func refreshCheckMetrics(ctx context.Context, pool *pgxpool.Pool, ch driver.Conn, projectID uuid.UUID, start time.Time) error {
+// database's clock. With previous, when the last refresh began, only the
+// last checks of the queries checked since then are read again: a refresh
+// costs what changed, not the project's size.
+func refreshCheckMetrics(ctx context.Context, pool *pgxpool.Pool, ch driver.Conn, projectID uuid.UUID, start time.Time,
+	previous *time.Time) error {
 	if _, _, err := oltp.RefreshTrackedQuerySearch(ctx, pool, projectID); err != nil {
 		return err
 	}
-	checks, err := olap.LastChecks(ctx, ch, projectID)
+	var only []uuid.UUID
+	if previous != nil {
+		var err error
+		if only, err = oltp.TrackedQueriesCheckedSince(ctx, pool, projectID, previous.Add(-completionSkew)); err != nil {
+			return err
+		}
+		if only == nil {
+			only = []uuid.UUID{}
+		}
+	}
+	checks, err := olap.LastChecks(ctx, ch, projectID, only)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sightline/sightline/jobs"
 	"github.com/sightline/sightline/olap/olaptest"
+	"github.com/sightline/sightline/oltp"
 )
 
 // A project's listing refresh runs once for every check it has not read
@@ -61,5 +62,24 @@ func TestCheckMetricsRefreshesAreSpaced(t *testing.T) {
 	}
 	if !refreshedAt().After(first) {
 		t.Fatalf("refreshed at %v, not after %v", refreshedAt(), first)
+	}
+}
+
+// A refresh after the first reads again only the queries checked since the
+// previous one began (less the completion skew).
+func TestCheckMetricsRefreshReadsOnlyRecentChecks(t *testing.T) {
+	t.Parallel()
+	e := checksSetup(t)
+	org, _ := e.org(10)
+	project := e.project(org)
+	old := e.query(project, checksQuery{text: "old", checkedAgo: time.Hour})
+	recent := e.query(project, checksQuery{text: "recent", checkedAgo: time.Minute})
+	e.query(project, checksQuery{text: "never"})
+	got, err := oltp.TrackedQueriesCheckedSince(e.ctx, e.pool, project, time.Now().Add(-10*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0] != recent || got[0] == old {
+		t.Fatalf("checked in the last 10 minutes: %v, want [%s]", got, recent)
 	}
 }

@@ -30,16 +30,24 @@ type LastCheck struct {
 }
 
 // LastChecks returns the last check of each of the project's tracked
-// queries that has one. A run counts once every one of its passes is
-// stored: a run in progress, or one that failed after some passes, is not
-// a completed check.
-func LastChecks(ctx context.Context, conn driver.Conn, projectID uuid.UUID) ([]LastCheck, error) {
+// queries that has one, of the queries in only when only is not nil. A run
+// counts once every one of its passes is stored: a run in progress, or one
+// that failed after some passes, is not a completed check.
+func LastChecks(ctx context.Context, conn driver.Conn, projectID uuid.UUID, only []uuid.UUID) ([]LastCheck, error) {
 	var out []LastCheck
+	args, restrict := []any{projectID}, ""
+	if only != nil {
+		if len(only) == 0 {
+			return nil, nil
+		}
+		args, restrict = append(args, only), " AND tracked_query_id IN (?)"
+	}
+	args = append(args, projectID, projectID)
 	err := scanRows(ctx, conn, "reading last checks", `
 		WITH complete AS (
 			SELECT tracked_query_id, run_id, any(captured_at) AS at
 			FROM rank_rows
-			WHERE project_id = ? AND relation = 'own'
+			WHERE project_id = ? AND relation = 'own'`+restrict+`
 			GROUP BY tracked_query_id, run_id
 			HAVING uniqExact(pass_index) = any(pass_count)
 		),
@@ -73,7 +81,7 @@ func LastChecks(ctx context.Context, conn driver.Conn, projectID uuid.UUID) ([]L
 		       if(own.mentioned = 0, NULL, 100 * (own.positive + 0.5 * own.neutral) / own.mentioned) AS positivity,
 		       toInt64(own.mentioned)
 		FROM own LEFT JOIN worth ON worth.tracked_query_id = own.tracked_query_id
-		SETTINGS join_use_nulls = 1`, []any{projectID, projectID, projectID}, func(rows driver.Rows) error {
+		SETTINGS join_use_nulls = 1`, args, func(rows driver.Rows) error {
 		var c LastCheck
 		var mentioned int64
 		if err := rows.Scan(&c.TrackedQueryID, &c.CheckedAt, &c.SerpPosition, &c.MentionPosition, &c.LinkPosition,

@@ -44,7 +44,7 @@ func TestListingMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	checks, err := olap.LastChecks(ctx, f.conn, f.project)
+	checks, err := olap.LastChecks(ctx, f.conn, f.project, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,6 +68,16 @@ func TestListingMetrics(t *testing.T) {
 	sq := got[serp]
 	if sq.SerpPosition == nil || *sq.SerpPosition != 3 || sq.ShareOfVoice != nil || sq.MentionPosition != nil || sq.MentionCount != 0 {
 		t.Errorf("serp last check %+v", sq)
+	}
+	// Restricted to some queries: only theirs; to none: nothing.
+	for _, only := range [][]uuid.UUID{{serp}, {}} {
+		some, err := olap.LastChecks(ctx, f.conn, f.project, only)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(some) != len(only) || (len(only) == 1 && (some[0].TrackedQueryID != serp || *some[0].SerpPosition != 3)) {
+			t.Errorf("last checks of %v: %+v", only, some)
+		}
 	}
 
 	m, err := olap.ProjectMetricsSince(ctx, f.conn, f.project, f.day)

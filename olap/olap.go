@@ -26,6 +26,16 @@ func Options(url string) (*clickhouse.Options, error) {
 	if opts.DialTimeout == 0 {
 		opts.DialTimeout = 5 * time.Second
 	}
+	// As many idle connections as open ones (the URL's max_open_conns and
+	// max_idle_conns override): with the driver's defaults (5 idle of 10)
+	// a writer flushing six tables while readers run closed and reopened
+	// connections all the time, each reopening costing a handshake query.
+	if opts.MaxOpenConns == 0 {
+		opts.MaxOpenConns = 10
+	}
+	if opts.MaxIdleConns == 0 {
+		opts.MaxIdleConns = opts.MaxOpenConns
+	}
 	opts.TransportFunc = countReads // read_stats.go
 	return opts, nil
 }

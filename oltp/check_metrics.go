@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 )
 
 // LastCheckMetrics are a tracked query's figures in its most recent
@@ -78,6 +79,13 @@ func ListingMetricsRefresh(ctx context.Context, db DBTX, projectID uuid.UUID) (l
 		return nil, now, fmt.Errorf("reading listing metrics refresh: %w", err)
 	}
 	return last, now, nil
+}
+
+// TrackedQueriesCheckedSince lists the project's tracked queries whose
+// last check completed at since or later.
+func TrackedQueriesCheckedSince(ctx context.Context, db DBTX, projectID uuid.UUID, since time.Time) ([]uuid.UUID, error) {
+	return queryRows(ctx, db, pgx.RowTo[uuid.UUID], "listing recently checked queries",
+		`SELECT id FROM tracked_queries WHERE project_id = $1 AND last_checked_at >= $2`, projectID, since)
 }
 
 // SaveProjectListingMetrics replaces the project's listing metrics, read
