@@ -30,19 +30,33 @@ func (ScheduleChecksArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: MaintenanceQueue, UniqueOpts: river.UniqueOpts{ByPeriod: ScheduleChecksInterval}}
 }
 
-// scheduleBatch is how many active queries one statement of the
-// scheduler looks at; scheduleMaxRuns bounds the runs of one transaction
-// (by at most one batch more), the next scheduling taking the rest.
+// scheduleBatch is how many due queries one statement of the scheduler
+// looks at, each batch in its own transaction; scheduleMaxRuns bounds the
+// runs of one scheduling (by at most one batch more), the next scheduling
+// taking the rest. A scheduling walks the due queries from the first, so
+// the ones a capped scheduling left behind are walked again past every
+// query it gave a run: the cap is high enough for a day's million due
+// queries to be scheduled in one walk, and ScheduleChecksTimeout gives that
+// walk the time it needs.
 const (
 	scheduleBatch   = 10_000
-	scheduleMaxRuns = 200_000
+	scheduleMaxRuns = 2_000_000
 )
+
+// ScheduleChecksTimeout bounds one scheduling: River's default minute is
+// too short for a million due queries.
+const ScheduleChecksTimeout = 15 * time.Minute
 
 // ScheduleChecksWorker runs the scheduler.
 type ScheduleChecksWorker struct {
 	river.WorkerDefaults[ScheduleChecksArgs]
 	Pool   *pgxpool.Pool
 	Logger *slog.Logger
+}
+
+// Timeout is ScheduleChecksTimeout.
+func (w *ScheduleChecksWorker) Timeout(*river.Job[ScheduleChecksArgs]) time.Duration {
+	return ScheduleChecksTimeout
 }
 
 // Work runs one scheduling pass.

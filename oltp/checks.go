@@ -87,9 +87,9 @@ type ScheduledBatch struct {
 	Done bool
 }
 
-// dueKey is tracked_queries_schedule's key of tracked query q: when it is next
-// due, -infinity when never checked.
-const dueKey = `check_due_at(q.last_checked_at, q.check_frequency)`
+// dueKey is tracked_queries_schedule's key of tracked query q: when it is
+// next due, -infinity when never checked (the stored column due_at).
+const dueKey = `q.due_at`
 
 // ScheduleDueChecks schedules the due queries among the next window of
 // size due active queries after cursor, in the order they fell due (never
