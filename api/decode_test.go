@@ -34,12 +34,14 @@ func TestValidationDetailsAreCapped(t *testing.T) {
 	if status != http.StatusBadRequest || envelope.Code != sightline.CodeValidation {
 		t.Fatalf("%d %s, want 400 validation_error", status, envelope.Code)
 	}
-	if len(envelope.Details) != sightline.MaxDetails {
-		t.Fatalf("%d fields in details, want %d", len(envelope.Details), sightline.MaxDetails)
+	// Reported under the field's name, one problem per item, in order.
+	ids := envelope.Details["ids"]
+	if len(envelope.Details) != 1 || len(ids) != sightline.MaxDetails {
+		t.Fatalf("details hold %d fields, ids %d problems; want 1 and %d", len(envelope.Details), len(ids), sightline.MaxDetails)
 	}
-	for i := range sightline.MaxDetails {
-		if d := envelope.Details["ids["+strconv.Itoa(i)+"]"]; len(d) != 1 || d[0].Code != sightline.DetailInvalidUUID {
-			t.Fatalf("details[ids[%d]] = %v", i, d)
+	for i, d := range ids {
+		if d.Code != sightline.DetailInvalidUUID || !strings.HasPrefix(d.Message, "ids["+strconv.Itoa(i)+"]: ") {
+			t.Fatalf("details.ids[%d] = %v", i, d)
 		}
 	}
 	if !strings.Contains(envelope.Message, "first 100") {
@@ -60,14 +62,12 @@ func TestEnvelopeCapsDetails(t *testing.T) {
 		errs.Add("names["+strconv.Itoa(i)+"]", sightline.DetailInvalidValue, "must not be empty")
 	}
 	_, envelope, _ := errorResponse(httptest.NewRequest(http.MethodPost, "/", nil), slog.New(slog.DiscardHandler), errs.Err())
-	if len(envelope.Details) != sightline.MaxDetails {
-		t.Fatalf("%d fields in details, want %d", len(envelope.Details), sightline.MaxDetails)
+	names := envelope.Details["names"]
+	if len(envelope.Details) != 1 || len(names) != sightline.MaxDetails {
+		t.Fatalf("details hold %d fields, names %d problems; want 1 and %d", len(envelope.Details), len(names), sightline.MaxDetails)
 	}
-	if _, ok := envelope.Details["names[99]"]; !ok {
-		t.Fatalf("names[99] missing from %v", envelope.Details)
-	}
-	if _, ok := envelope.Details["names[100]"]; ok {
-		t.Fatal("names[100] listed past the cap")
+	if last := names[len(names)-1].Message; !strings.HasPrefix(last, "names[99]: ") {
+		t.Fatalf("the last problem listed is %q, want names[99]'s", last)
 	}
 	if !strings.Contains(envelope.Message, "150 more") {
 		t.Errorf("message %q does not count the fields left out", envelope.Message)

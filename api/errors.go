@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,7 +85,7 @@ func errorResponse(r *http.Request, logger *slog.Logger, err error) (int, errorB
 	if errors.As(err, &e) {
 		if status, ok := statusOf[e.Code]; ok && e.Code != sightline.CodeInternal {
 			message, details := capDetails(e.Message, e.Details)
-			return status, errorBody{Code: e.Code, Message: message, RequestID: requestID, Details: details}, e
+			return status, errorBody{Code: e.Code, Message: message, RequestID: requestID, Details: byFieldName(details)}, e
 		}
 	}
 	logger.ErrorContext(r.Context(), "request failed", "requestId", requestID,
@@ -120,6 +121,31 @@ func capDetails(message string, details map[string][]sightline.FieldError) (stri
 	return fmt.Sprintf("%s The first %d fields with problems are listed; %d more are not.",
 		message, sightline.MaxDetails, len(fields)-sightline.MaxDetails), kept
 }
+
+// byFieldName reports the problems of a field's items under the field's
+// name (spec 7.1: details are keyed by field name): a problem of
+// "queryTexts[1]" is listed under "queryTexts", its message naming the
+// item, and one of "competitors[0].name" under "competitors.name". Items
+// keep their order.
+func byFieldName(details map[string][]sightline.FieldError) map[string][]sightline.FieldError {
+	if details == nil {
+		return nil
+	}
+	out := make(map[string][]sightline.FieldError, len(details))
+	for _, path := range slices.SortedFunc(maps.Keys(details), naturalCompare) {
+		name := itemIndex.ReplaceAllString(path, "")
+		for _, problem := range details[path] {
+			if name != path {
+				problem.Message = path + ": " + problem.Message
+			}
+			out[name] = append(out[name], problem)
+		}
+	}
+	return out
+}
+
+// itemIndex is the index of an array item in a field's path.
+var itemIndex = regexp.MustCompile(`\[\d+\]`)
 
 // naturalCompare orders strings with their digit runs compared as numbers.
 func naturalCompare(a, b string) int {

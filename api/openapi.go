@@ -50,7 +50,8 @@ var errorSchema = object(props{
 			"code":    stringSchema().WithEnum(anySlice(detailCodes)...),
 			"message": stringSchema(),
 		}, "code", "message")))),
-		"Validation failures: problems keyed by field or parameter name; null for every other refusal."),
+		"Validation failures: problems keyed by field or parameter name (an array item's problem under its field's "+
+			"name, the message starting with the item's path, e.g. \"queryTexts[1]: ...\"); null for every other refusal."),
 }, "code", "message", "requestId", "details")
 
 var detailCodes = []string{

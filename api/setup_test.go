@@ -303,7 +303,14 @@ func detailCodesOf(t *testing.T, m map[string]any) map[string][]string {
 	details, _ := m["details"].(map[string]any)
 	for field, v := range details {
 		for _, d := range v.([]any) {
-			out[field] = append(out[field], d.(map[string]any)["code"].(string))
+			// An item's problem is listed under its field's name, its
+			// message starting with the item's path: keyed here by the path.
+			key := field
+			if path, _, ok := strings.Cut(d.(map[string]any)["message"].(string), ": "); ok &&
+				path != field && itemIndex.ReplaceAllString(path, "") == field {
+				key = path
+			}
+			out[key] = append(out[key], d.(map[string]any)["code"].(string))
 		}
 	}
 	return out
