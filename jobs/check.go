@@ -116,8 +116,9 @@ const (
 // awaiting_retry and River retries with backoff (NextRetry); a provider
 // that asked to wait (429 or 503 with Retry-After, or a provider this
 // process is holding back for that reason) snoozes the job for that long
-// without spending an attempt, within ProviderWaitLimit, as does a storage failure once the answers
-// are kept: ClickHouse being down costs no attempt and no engine call. A
+// without spending an attempt, within ProviderWaitLimit, as does a storage
+// failure once the answers are kept: ClickHouse being down costs no attempt
+// and no engine call. A
 // permanent failure, or the last attempt's, fails the run, giving back the
 // units of the passes not answered. A failure is recorded as a failure on
 // the run and never stored as a zero metric. A run that is no longer in

@@ -29,18 +29,20 @@ func (RefreshCheckMetricsArgs) Kind() string { return "check_metrics_refresh" }
 const checkMetricsDelay = 5 * time.Second
 
 // CheckMetricsMinInterval spaces a project's refreshes while its checks
-// keep completing: each reads every query's last check and the project's
-// 30 days in ClickHouse and rewrites the listing rows in Postgres, which
-// every few seconds per project was the heaviest load of a large drain.
+// keep completing: each reads the project's 30 days in ClickHouse (and the
+// last checks of the queries checked since the previous one), which every
+// few seconds per project was the heaviest load of a large drain.
 // The listing's figures follow a check within this interval at worst.
 const CheckMetricsMinInterval = 30 * time.Second
 
-// completionSkew bounds how long before its transaction committed a
-// completed check's lastCheckedAt (the transaction's start) may be: a
-// refresh reads the last checks of the queries checked since the previous
-// refresh began, less this, so that a completion committing while that
-// refresh ran is read by the next.
-const completionSkew = 5 * time.Minute
+// CompletionSkew bounds how long before its transaction committed a
+// completed check's lastCheckedAt and its refresh job's creation (both the
+// transaction's start) may be: a refresh reads the last checks of the
+// queries checked since the previous refresh began, less this, and a job
+// counts as read by a refresh only when the refresh began this long after
+// the job was created, so that a completion committing while a refresh
+// ran is read by a later one.
+const CompletionSkew = 5 * time.Minute
 
 // InsertOpts delays the job by checkMetricsDelay and makes it unique per
 // project and period of that length, counted on the scheduled time. A
@@ -66,8 +68,8 @@ type RefreshCheckMetricsWorker struct {
 	ClickHouse driver.Conn
 }
 
-// Work runs the refresh unless one that began after the job was enqueued
-// (and so read the check that enqueued it) has run since; within
+// Work runs the refresh unless one that began CompletionSkew after the job
+// was enqueued (and so read the check that enqueued it) has run since; within
 // CheckMetricsMinInterval of the last refresh it snoozes until the
 // interval is over. It is idempotent.
 func (w *RefreshCheckMetricsWorker) Work(ctx context.Context, job *river.Job[RefreshCheckMetricsArgs]) error {
@@ -76,7 +78,7 @@ func (w *RefreshCheckMetricsWorker) Work(ctx context.Context, job *river.Job[Ref
 		return err
 	}
 	if last != nil {
-		if last.After(job.CreatedAt) {
+		if last.After(job.CreatedAt.Add(CompletionSkew)) {
 			return nil
 		}
 		if wait := last.Add(CheckMetricsMinInterval).Sub(now); wait > 0 {
@@ -110,7 +112,7 @@ func refreshCheckMetrics(ctx context.Context, pool *pgxpool.Pool, ch driver.Conn
 	var only []uuid.UUID
 	if previous != nil {
 		var err error
-		if only, err = oltp.TrackedQueriesCheckedSince(ctx, pool, projectID, previous.Add(-completionSkew)); err != nil {
+		if only, err = oltp.TrackedQueriesCheckedSince(ctx, pool, projectID, previous.Add(-CompletionSkew)); err != nil {
 			return err
 		}
 		if only == nil {
