@@ -25,17 +25,24 @@ const (
 	CodeRateLimitExceeded         Code = "rate_limit_exceeded"
 	CodeInternal                  Code = "internal_error"
 
-	// Resources that are absent or hidden (404).
-	CodeProjectNotFound         Code = "project_not_found"
-	CodeBrandProfileNotFound    Code = "brand_profile_not_found"
-	CodeCompetitorNotFound      Code = "competitor_not_found"
-	CodeQueryClusterNotFound    Code = "query_cluster_not_found"
-	CodeTrackedQueryNotFound    Code = "tracked_query_not_found"
+	// Resources that are absent or hidden (404). These name the missing
+	// resource inside the service (logs, branching); clients see them all as
+	// organization_not_found (spec 7.2), so that a 404 never tells which
+	// level of a path is hidden.
+	CodeProjectNotFound      Code = "project_not_found"
+	CodeBrandProfileNotFound Code = "brand_profile_not_found"
+	CodeCompetitorNotFound   Code = "competitor_not_found"
+	CodeQueryClusterNotFound Code = "query_cluster_not_found"
+	CodeTrackedQueryNotFound Code = "tracked_query_not_found"
+	CodeAIResponseNotFound   Code = "ai_response_not_found"
+	// CodeMembershipStatsNotFound: an organization's membership stats are
+	// not computed yet (404, answered as is).
 	CodeMembershipStatsNotFound Code = "organization_membership_stats_not_found"
-	CodeAIResponseNotFound      Code = "ai_response_not_found"
 
 	// Conflicts with the current state (409).
-	CodeOrganizationIsArchived        Code = "organization_is_archived"
+	// CodeProjectIsArchived: a write to an archived project, or to a
+	// project or configuration of an archived organization (spec 7.2 gives
+	// both the one code).
 	CodeProjectIsArchived             Code = "project_is_archived"
 	CodeProjectArchivedByOrganization Code = "project_archived_by_organization"
 	CodeStatusTransitionNotAllowed    Code = "status_transition_not_allowed"

@@ -40,7 +40,7 @@ func analyticsErrors(badRequest string) map[int]string {
 }
 
 // analyticsProjectNotFound is the 404 of every analytics read.
-const analyticsProjectNotFound = "project_not_found, also for another organization's project."
+const analyticsProjectNotFound = "organization_not_found: no project of this organization the key can see has the id."
 
 // analyticsWindowErrors documents the refusals every windowed operation
 // shares.

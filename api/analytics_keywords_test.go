@@ -508,9 +508,9 @@ func TestKeywordListingAccess(t *testing.T) {
 	otherProject := kf.fixture.project(otherOrg, "Theirs")
 	params := kf.window(2).Encode()
 	assertError(t, kf.get(kf.path("/keyword-listings", otherProject)+"?"+params), http.StatusNotFound,
-		sightline.CodeProjectNotFound)
+		sightline.CodeOrganizationNotFound)
 	assertError(t, kf.get(kf.path("/keyword-listings", uuid.New())+"?"+params), http.StatusNotFound,
-		sightline.CodeProjectNotFound)
+		sightline.CodeOrganizationNotFound)
 
 	// A project without tracked queries lists nothing.
 	empty := kf.fixture.project(kf.org, "Empty")

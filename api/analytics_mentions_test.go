@@ -749,12 +749,12 @@ func TestMentionsFamilyNotFound(t *testing.T) {
 	for _, p := range paths {
 		// Another organization's project under our organization, and under
 		// its own (which our key cannot see); an unknown project.
-		assertError(t, mf.get(mf.path(p, theirProject)), http.StatusNotFound, sightline.CodeProjectNotFound)
+		assertError(t, mf.get(mf.path(p, theirProject)), http.StatusNotFound, sightline.CodeOrganizationNotFound)
 		res := mf.get(strings.Replace(mf.path(p, theirProject), mf.org.String(), theirOrg.String(), 1))
 		if res.status != http.StatusNotFound {
 			t.Errorf("%s in another organization: %d %s", p, res.status, res.body)
 		}
-		assertError(t, mf.get(mf.path(p, uuid.New())), http.StatusNotFound, sightline.CodeProjectNotFound)
+		assertError(t, mf.get(mf.path(p, uuid.New())), http.StatusNotFound, sightline.CodeOrganizationNotFound)
 	}
 }
 

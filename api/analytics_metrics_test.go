@@ -540,7 +540,7 @@ func TestMetricsRefusals(t *testing.T) {
 			})
 			t.Run("another organization's project", func(t *testing.T) {
 				assertError(t, mf.get(mf.path(path+window(today, today), theirs)), http.StatusNotFound,
-					sightline.CodeProjectNotFound)
+					sightline.CodeOrganizationNotFound)
 			})
 			t.Run("no key", func(t *testing.T) {
 				r := mf.do(call{method: http.MethodGet, path: mf.path(path + window(today, today))})
@@ -550,7 +550,7 @@ func TestMetricsRefusals(t *testing.T) {
 	}
 	t.Run("formula of another organization's project", func(t *testing.T) {
 		assertError(t, mf.get(mf.path("/metrics/share-of-voice-formula", theirs)), http.StatusNotFound,
-			sightline.CodeProjectNotFound)
+			sightline.CodeOrganizationNotFound)
 	})
 	t.Run("formula takes no parameters", func(t *testing.T) {
 		capturesExpectDetail(t, mf.get(mf.path("/metrics/share-of-voice-formula?dateFrom=2026-01-01")), "dateFrom",

@@ -515,7 +515,7 @@ func TestMoversAccess(t *testing.T) {
 	params := mf.window(2).Encode()
 	// Another organization's project under this organization, and under
 	// its own organization, which this key cannot see.
-	assertError(t, mf.get(mf.path("/metrics/movers", otherProject)+"?"+params), http.StatusNotFound, sightline.CodeProjectNotFound)
+	assertError(t, mf.get(mf.path("/metrics/movers", otherProject)+"?"+params), http.StatusNotFound, sightline.CodeOrganizationNotFound)
 	path := fmt.Sprintf("/api/v1/organizations/%s/projects/%s/metrics/movers?%s", otherOrg, otherProject, params)
 	assertError(t, mf.get(path), http.StatusNotFound, sightline.CodeOrganizationNotFound)
 	if r := mf.do(call{method: http.MethodGet, path: path, key: other.key}); r.status != http.StatusOK {

@@ -205,7 +205,7 @@ func (s *server) timeseriesRoutes() {
 		errors: map[int]string{
 			400: analyticsWindowErrors + " granularity invalid_value; competitorIds invalid_uuid, or invalid_value " +
 				"when not a current competitor of the project.",
-			404: "project_not_found.",
+			404: "organization_not_found: no accessible project has the id.",
 		},
 		read: s.handleProjectTimeseries,
 	})
@@ -228,7 +228,7 @@ func (s *server) timeseriesRoutes() {
 				"granularity invalid_value; competitorIds invalid_uuid, or invalid_value when not a current competitor " +
 				"of the project; unknown_field for any other parameter (engines, countries, queryClusterIds and " +
 				"includeUngroupedQueries included).",
-			404: "project_not_found; tracked_query_not_found, also for another project's query.",
+			404: "organization_not_found: no accessible project, or no tracked query of it, has the id (another project's query included).",
 		},
 		read: s.handleTrackedQueryTimeseries,
 	})

@@ -742,12 +742,12 @@ func TestTimeseriesRefusals(t *testing.T) {
 		code       sightline.Code
 	}{
 		{"unknown tracked query", tf.path(fmt.Sprintf("/tracked-queries/%s/timeseries%s", uuid.New(), ok)),
-			sightline.CodeTrackedQueryNotFound},
+			sightline.CodeOrganizationNotFound},
 		{"another project's tracked query", tf.path(fmt.Sprintf("/tracked-queries/%s/timeseries%s", theirQuery, ok)),
-			sightline.CodeTrackedQueryNotFound},
-		{"malformed tracked query id", tf.path("/tracked-queries/nope/timeseries" + ok), sightline.CodeTrackedQueryNotFound},
-		{"another organization's project", tf.path("/timeseries"+ok, foreign), sightline.CodeProjectNotFound},
-		{"unknown project, single query", tf.path(single+ok, uuid.New()), sightline.CodeProjectNotFound},
+			sightline.CodeOrganizationNotFound},
+		{"malformed tracked query id", tf.path("/tracked-queries/nope/timeseries" + ok), sightline.CodeOrganizationNotFound},
+		{"another organization's project", tf.path("/timeseries"+ok, foreign), sightline.CodeOrganizationNotFound},
+		{"unknown project, single query", tf.path(single+ok, uuid.New()), sightline.CodeOrganizationNotFound},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			assertError(t, tf.get(tt.path), http.StatusNotFound, tt.code)

@@ -253,7 +253,7 @@ var captureListingErrors = map[int]string{
 	400: "dateFrom out_of_range: before the retention floor (16 months back) or after dateTo; dateTo out_of_range: " +
 		"before dateFrom; dateFrom or dateTo invalid_value: not a YYYY-MM-DD date; trackedQueryId invalid_value: not a " +
 		"tracked query of this project.",
-	404: "project_not_found.",
+	404: "organization_not_found: no accessible project has the id.",
 }
 
 // captureListing serves a capture listing: read reads one page of the

@@ -569,7 +569,7 @@ func TestCapturesAccess(t *testing.T) {
 	// unknown and a malformed project.
 	for _, project := range []string{foreignProject.String(), uuid.NewString(), "not-a-uuid"} {
 		for _, path := range capturesListingPaths(cf.org.String(), project, foreignQuery.String()) {
-			assertError(t, cf.get(path), http.StatusNotFound, sightline.CodeProjectNotFound)
+			assertError(t, cf.get(path), http.StatusNotFound, sightline.CodeOrganizationNotFound)
 		}
 	}
 	// The other organization itself is not visible.

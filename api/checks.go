@@ -129,7 +129,7 @@ func (s *server) checkRoutes() {
 			"its grace window included); nothing is accepted then. A retry must repeat the same ids in the same order.",
 		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(checkItemCodes...),
-		errors:    projectWriteErrors("project_not_found."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
 		writeFunc: s.handleCheckTrackedQueries,
 	})
 	s.handle(route{
@@ -145,7 +145,7 @@ func (s *server) checkRoutes() {
 			"and submitted is 0. Calling again lists the same queries until their checks start; finished checks are run " +
 			"and charged again. No job id is returned.",
 		response:  checkAllSchema(),
-		errors:    projectWriteErrors("project_not_found."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
 		writeFunc: s.handleCheckAllTrackedQueries,
 	})
 }

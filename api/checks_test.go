@@ -336,7 +336,7 @@ func TestChecksRequestRefusals(t *testing.T) {
 		assertError(t, cf.do(call{method: http.MethodPut, path: trackedPath(otherOrg, cf.project, suffix), key: cf.owner.key,
 			body: b, header: map[string]string{"Idempotency-Key": uuid.NewString()}}), 404, sightline.CodeOrganizationNotFound)
 		assertError(t, cf.do(call{method: http.MethodPut, path: trackedPath(cf.org, uuid.New(), suffix), key: cf.owner.key,
-			body: b, header: map[string]string{"Idempotency-Key": uuid.NewString()}}), 404, sightline.CodeProjectNotFound)
+			body: b, header: map[string]string{"Idempotency-Key": uuid.NewString()}}), 404, sightline.CodeOrganizationNotFound)
 		assertError(t, cf.do(call{method: http.MethodPut, path: cf.path(suffix), key: cf.owner.key, body: b}),
 			400, sightline.CodeValidation)
 	}
@@ -378,8 +378,8 @@ func TestChecksRequestRefusals(t *testing.T) {
 	assertError(t, cf.put(cf.owner.key, "/check", body), 409, sightline.CodeProjectIsArchived)
 	assertError(t, cf.put(cf.owner.key, "/check-all", ""), 409, sightline.CodeProjectIsArchived)
 	cf.exec(`UPDATE organizations SET status = 'archived', archived_at = now() WHERE id = $1`, cf.org)
-	assertError(t, cf.put(cf.owner.key, "/check", body), 409, sightline.CodeOrganizationIsArchived)
-	assertError(t, cf.put(cf.owner.key, "/check-all", ""), 409, sightline.CodeOrganizationIsArchived)
+	assertError(t, cf.put(cf.owner.key, "/check", body), 409, sightline.CodeProjectIsArchived)
+	assertError(t, cf.put(cf.owner.key, "/check-all", ""), 409, sightline.CodeProjectIsArchived)
 }
 
 func TestChecksRequestRetriesAndConcurrentCallsNeverDouble(t *testing.T) {

@@ -181,7 +181,7 @@ func (s *server) clusterRoutes() {
 		summary: "A project's keyword clusters", role: sightline.RoleViewer,
 		description: "Ordered by name; only the direction can be chosen. A cluster carries no metrics and no membership count.",
 		query:       projectPageParams("Direction of the name order."), response: listingSchema(s.clusterSchema()), csv: true,
-		errors: map[int]string{404: "project_not_found."},
+		errors: map[int]string{404: "organization_not_found: no accessible project has the id."},
 		read:   projectPageListing(s, oltp.ListClusters),
 	})
 	s.handle(route{
@@ -191,8 +191,8 @@ func (s *server) clusterRoutes() {
 			"already has answers 409 with nothing merged, also when a concurrent request took it first.",
 		body: clusterInputSchema(), status: http.StatusCreated, response: s.clusterSchema(),
 		errors: map[int]string{
-			404: "project_not_found.",
-			409: "query_cluster_name_already_exists; project_is_archived, organization_is_archived.",
+			404: "organization_not_found: no accessible project has the id.",
+			409: "query_cluster_name_already_exists; project_is_archived: the project or its organization is archived.",
 		},
 		writeFunc: s.handleCreateCluster,
 	})
@@ -205,14 +205,14 @@ func (s *server) clusterRoutes() {
 			"project already had ({id: null, name, errorCode query_cluster_name_already_exists, errorMessage}), never " +
 			"resolved to the existing cluster; both in request order.",
 		body: clusterBatchInputSchema(), response: s.clusterBatchResultSchema(),
-		errors:    projectWriteErrors("project_not_found."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
 		writeFunc: s.handleCreateClusterBatch,
 	})
 	s.handle(route{
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/{clusterId}", id: "getCluster", tag: "clusters",
 		summary: "One keyword cluster", role: sightline.RoleViewer,
 		response: s.clusterSchema(),
-		errors:   map[int]string{404: "project_not_found; query_cluster_not_found."},
+		errors:   map[int]string{404: "organization_not_found: no accessible project, or no query cluster of it, has the id."},
 		read:     projectItemRead(s, "clusterId", sightline.CodeQueryClusterNotFound, oltp.GetCluster),
 	})
 	s.handle(route{
@@ -222,8 +222,8 @@ func (s *server) clusterRoutes() {
 			"current name is a no-op 200.",
 		body: clusterInputSchema(), response: s.clusterSchema(),
 		errors: map[int]string{
-			404: "project_not_found; query_cluster_not_found.",
-			409: "query_cluster_name_already_exists: another cluster has the name; project_is_archived, organization_is_archived.",
+			404: "organization_not_found: no accessible project, or no query cluster of it, has the id.",
+			409: "query_cluster_name_already_exists: another cluster has the name; project_is_archived: the project or its organization is archived.",
 		},
 		writeFunc: s.handleRenameCluster,
 	})
@@ -234,7 +234,7 @@ func (s *server) clusterRoutes() {
 			"it only; analytics filtered by its id return nothing afterwards, earlier dates included. Irreversible: " +
 			"recreating the name gives a new id.",
 		response:  s.clusterSchema(),
-		errors:    projectWriteErrors("project_not_found; query_cluster_not_found."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project, or no query cluster of it, has the id."),
 		writeFunc: s.handleDeleteCluster,
 	})
 }

@@ -77,8 +77,8 @@ func TestClustersLifecycle(t *testing.T) {
 		if err != nil || memberships != 1 || queries != 1 {
 			t.Fatalf("after delete: %d memberships, %d queries (%v); want the other cluster's membership and the query", memberships, queries, err)
 		}
-		assertError(t, e.get(e.viewer.key, base+"/"+id), 404, sightline.CodeQueryClusterNotFound)
-		assertError(t, e.write("DELETE", e.manager.key, base+"/"+id, ""), 404, sightline.CodeQueryClusterNotFound)
+		assertError(t, e.get(e.viewer.key, base+"/"+id), 404, sightline.CodeOrganizationNotFound)
+		assertError(t, e.write("DELETE", e.manager.key, base+"/"+id, ""), 404, sightline.CodeOrganizationNotFound)
 		recreated := e.expectStatus(e.write("POST", e.manager.key, base, `{"name": "road shoes"}`), http.StatusCreated)
 		if recreated["id"] == id {
 			t.Errorf("recreating the name reused the id")
@@ -224,15 +224,15 @@ func TestClustersRefusals(t *testing.T) {
 		{"read-only key cannot batch", "POST", e.readOnly.key, e.path("/%s/clusters/batch", project), `{"names": ["v"]}`, 403, sightline.CodeCapabilityRequired},
 		{"viewer cannot rename", "PATCH", e.viewer.key, one, `{"name": "v"}`, 403, sightline.CodeCapabilityRequired},
 		{"read-only key cannot delete", "DELETE", e.readOnly.key, one, "", 403, sightline.CodeCapabilityRequired},
-		{"another organization's project", "GET", e.owner.key, e.path("/%s/clusters", theirs), "", 404, sightline.CodeProjectNotFound},
-		{"another organization's project, create", "POST", e.owner.key, e.path("/%s/clusters", theirs), `{"name": "x"}`, 404, sightline.CodeProjectNotFound},
-		{"another organization's cluster", "GET", e.owner.key, e.path("/%s/clusters/%s", project, theirCluster), "", 404, sightline.CodeQueryClusterNotFound},
-		{"another project's cluster", "GET", e.viewer.key, e.path("/%s/clusters/%s", project, siblings), "", 404, sightline.CodeQueryClusterNotFound},
-		{"another project's cluster, rename", "PATCH", e.manager.key, e.path("/%s/clusters/%s", project, siblings), `{"name": "x"}`, 404, sightline.CodeQueryClusterNotFound},
-		{"another project's cluster, delete", "DELETE", e.manager.key, e.path("/%s/clusters/%s", project, siblings), "", 404, sightline.CodeQueryClusterNotFound},
-		{"malformed cluster id", "GET", e.viewer.key, e.path("/%s/clusters/x1", project), "", 404, sightline.CodeQueryClusterNotFound},
-		{"malformed cluster id, delete", "DELETE", e.manager.key, e.path("/%s/clusters/x1", project), "", 404, sightline.CodeQueryClusterNotFound},
-		{"malformed project id", "GET", e.viewer.key, e.path("/x1/clusters/%s", mine), "", 404, sightline.CodeProjectNotFound},
+		{"another organization's project", "GET", e.owner.key, e.path("/%s/clusters", theirs), "", 404, sightline.CodeOrganizationNotFound},
+		{"another organization's project, create", "POST", e.owner.key, e.path("/%s/clusters", theirs), `{"name": "x"}`, 404, sightline.CodeOrganizationNotFound},
+		{"another organization's cluster", "GET", e.owner.key, e.path("/%s/clusters/%s", project, theirCluster), "", 404, sightline.CodeOrganizationNotFound},
+		{"another project's cluster", "GET", e.viewer.key, e.path("/%s/clusters/%s", project, siblings), "", 404, sightline.CodeOrganizationNotFound},
+		{"another project's cluster, rename", "PATCH", e.manager.key, e.path("/%s/clusters/%s", project, siblings), `{"name": "x"}`, 404, sightline.CodeOrganizationNotFound},
+		{"another project's cluster, delete", "DELETE", e.manager.key, e.path("/%s/clusters/%s", project, siblings), "", 404, sightline.CodeOrganizationNotFound},
+		{"malformed cluster id", "GET", e.viewer.key, e.path("/%s/clusters/x1", project), "", 404, sightline.CodeOrganizationNotFound},
+		{"malformed cluster id, delete", "DELETE", e.manager.key, e.path("/%s/clusters/x1", project), "", 404, sightline.CodeOrganizationNotFound},
+		{"malformed project id", "GET", e.viewer.key, e.path("/x1/clusters/%s", mine), "", 404, sightline.CodeOrganizationNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -280,8 +280,8 @@ func TestClustersRefusals(t *testing.T) {
 		e.expectStatus(e.get(e.viewer.key, one), http.StatusOK)
 
 		e.archiveOrganization(e.org)
-		assertError(t, e.write("POST", e.manager.key, e.path("/%s/clusters", sibling), `{"name": "new"}`), 409, sightline.CodeOrganizationIsArchived)
-		assertError(t, e.write("DELETE", e.manager.key, e.path("/%s/clusters/%s", sibling, siblings), ""), 409, sightline.CodeOrganizationIsArchived)
+		assertError(t, e.write("POST", e.manager.key, e.path("/%s/clusters", sibling), `{"name": "new"}`), 409, sightline.CodeProjectIsArchived)
+		assertError(t, e.write("DELETE", e.manager.key, e.path("/%s/clusters/%s", sibling, siblings), ""), 409, sightline.CodeProjectIsArchived)
 	})
 }
 

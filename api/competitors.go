@@ -14,9 +14,9 @@ import (
 // Competitors of a project's brand profile (spec 2.5, 4.6).
 //
 // Decisions where the spec is silent:
-//   - GET, PUT and DELETE of a competitor under a project without a brand
-//     profile answer competitor_not_found (a competitor cannot exist
-//     without one); POST answers brand_profile_not_found.
+//   - GET, PUT, DELETE and POST of a competitor under a project without a
+//     brand profile answer 404 (a competitor cannot exist without one),
+//     organization_not_found like every hidden resource (spec 7.2).
 //   - DELETE marks the project's data dirty from its creation on, since the
 //     removal changes history, until the cascade job has finished.
 
@@ -124,7 +124,7 @@ func (s *server) competitorRoutes() {
 		description: "Ordered by id (creation order); only the direction can be chosen: sortBy and search are not " +
 			"parameters of this operation and are rejected. A project without a brand profile has none.",
 		query: projectPageParams("Direction of the id order (creation order)."), response: listingSchema(s.competitorSchema()), csv: true,
-		errors: map[int]string{404: "project_not_found."},
+		errors: map[int]string{404: "organization_not_found: no accessible project has the id."},
 		read:   projectPageListing(s, oltp.ListCompetitors),
 	})
 	s.handle(route{
@@ -133,14 +133,14 @@ func (s *server) competitorRoutes() {
 		description: "Lists are normalised as on project creation. Applies to checks from then on; captured answers are " +
 			"not re-matched. Answers the competitor as stored.",
 		body: competitorInputSchema(), status: http.StatusCreated, response: s.competitorSchema(),
-		errors:    projectWriteErrors("project_not_found; brand_profile_not_found when the project has no brand profile."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project has the id, or it has no brand profile."),
 		writeFunc: s.handleCreateCompetitor,
 	})
 	s.handle(route{
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors/{competitorId}", id: "getCompetitor", tag: "projects",
 		summary: "One competitor", role: sightline.RoleViewer,
 		response: s.competitorSchema(),
-		errors:   map[int]string{404: "project_not_found; competitor_not_found, also when the project has no brand profile."},
+		errors:   map[int]string{404: "organization_not_found: no accessible project, or no competitor of it, has the id (also when the project has no brand profile)."},
 		read:     projectItemRead(s, "competitorId", sightline.CodeCompetitorNotFound, oltp.GetCompetitor),
 	})
 	s.handle(route{
@@ -150,7 +150,7 @@ func (s *server) competitorRoutes() {
 		description: "All three fields are required and replace the stored ones; the lists must stay non-empty. Applies " +
 			"to checks from then on.",
 		body: competitorInputSchema(), response: s.competitorSchema(),
-		errors:    projectWriteErrors("project_not_found; competitor_not_found."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project, or no competitor of it, has the id."),
 		writeFunc: s.handleReplaceCompetitor,
 	})
 	s.handle(route{
@@ -161,7 +161,7 @@ func (s *server) competitorRoutes() {
 			"historical analytics; until that has finished, the project's analytics report dataDirtySince (from the " +
 			"project's creation on).",
 		response:  s.competitorSchema(),
-		errors:    projectWriteErrors("project_not_found; competitor_not_found."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project, or no competitor of it, has the id."),
 		writeFunc: s.handleDeleteCompetitor,
 	})
 }

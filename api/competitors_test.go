@@ -57,8 +57,8 @@ func TestCompetitorsLifecycle(t *testing.T) {
 		if !jsonEqual(t, deleted, want) {
 			t.Fatalf("deleted = %v, want %v", deleted, want)
 		}
-		assertError(t, e.get(e.viewer.key, base+"/"+id), 404, sightline.CodeCompetitorNotFound)
-		assertError(t, e.write("DELETE", e.manager.key, base+"/"+id, ""), 404, sightline.CodeCompetitorNotFound)
+		assertError(t, e.get(e.viewer.key, base+"/"+id), 404, sightline.CodeOrganizationNotFound)
+		assertError(t, e.write("DELETE", e.manager.key, base+"/"+id, ""), 404, sightline.CodeOrganizationNotFound)
 
 		ctx := context.Background()
 		var rawArgs []byte
@@ -187,15 +187,15 @@ func TestCompetitorsRefusals(t *testing.T) {
 		{"viewer cannot add", "POST", e.viewer.key, e.path("/%s/competitors", project), body, 403, sightline.CodeCapabilityRequired},
 		{"read-only key cannot replace", "PUT", e.readOnly.key, one, body, 403, sightline.CodeCapabilityRequired},
 		{"viewer cannot delete", "DELETE", e.viewer.key, one, "", 403, sightline.CodeCapabilityRequired},
-		{"another organization's project", "GET", e.owner.key, e.path("/%s/competitors", theirs), "", 404, sightline.CodeProjectNotFound},
-		{"another organization's project, write", "POST", e.owner.key, e.path("/%s/competitors", theirs), body, 404, sightline.CodeProjectNotFound},
-		{"another project's competitor", "GET", e.owner.key, e.path("/%s/competitors/%s", project, theirCompetitor), "", 404, sightline.CodeCompetitorNotFound},
-		{"another project's competitor, replace", "PUT", e.owner.key, e.path("/%s/competitors/%s", project, theirCompetitor), body, 404, sightline.CodeCompetitorNotFound},
-		{"another project's competitor, delete", "DELETE", e.owner.key, e.path("/%s/competitors/%s", project, theirCompetitor), "", 404, sightline.CodeCompetitorNotFound},
-		{"malformed competitor id", "GET", e.viewer.key, e.path("/%s/competitors/123", project), "", 404, sightline.CodeCompetitorNotFound},
-		{"malformed project id", "GET", e.viewer.key, e.path("/123/competitors/%s", mine), "", 404, sightline.CodeProjectNotFound},
-		{"add without a brand profile", "POST", e.manager.key, e.path("/%s/competitors", bare), body, 404, sightline.CodeBrandProfileNotFound},
-		{"read without a brand profile", "GET", e.viewer.key, e.path("/%s/competitors/%s", bare, mine), "", 404, sightline.CodeCompetitorNotFound},
+		{"another organization's project", "GET", e.owner.key, e.path("/%s/competitors", theirs), "", 404, sightline.CodeOrganizationNotFound},
+		{"another organization's project, write", "POST", e.owner.key, e.path("/%s/competitors", theirs), body, 404, sightline.CodeOrganizationNotFound},
+		{"another project's competitor", "GET", e.owner.key, e.path("/%s/competitors/%s", project, theirCompetitor), "", 404, sightline.CodeOrganizationNotFound},
+		{"another project's competitor, replace", "PUT", e.owner.key, e.path("/%s/competitors/%s", project, theirCompetitor), body, 404, sightline.CodeOrganizationNotFound},
+		{"another project's competitor, delete", "DELETE", e.owner.key, e.path("/%s/competitors/%s", project, theirCompetitor), "", 404, sightline.CodeOrganizationNotFound},
+		{"malformed competitor id", "GET", e.viewer.key, e.path("/%s/competitors/123", project), "", 404, sightline.CodeOrganizationNotFound},
+		{"malformed project id", "GET", e.viewer.key, e.path("/123/competitors/%s", mine), "", 404, sightline.CodeOrganizationNotFound},
+		{"add without a brand profile", "POST", e.manager.key, e.path("/%s/competitors", bare), body, 404, sightline.CodeOrganizationNotFound},
+		{"read without a brand profile", "GET", e.viewer.key, e.path("/%s/competitors/%s", bare, mine), "", 404, sightline.CodeOrganizationNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -245,7 +245,7 @@ func TestCompetitorsRefusals(t *testing.T) {
 
 		e.archiveOrganization(e.otherOrg)
 		theirs := "/api/v1/organizations/" + e.otherOrg.String() + "/projects/" + theirs.String() + "/competitors"
-		assertError(t, e.write("POST", e.owner.key, theirs, body), 409, sightline.CodeOrganizationIsArchived)
-		assertError(t, e.write("DELETE", e.owner.key, theirs+"/"+theirCompetitor, ""), 409, sightline.CodeOrganizationIsArchived)
+		assertError(t, e.write("POST", e.owner.key, theirs, body), 409, sightline.CodeProjectIsArchived)
+		assertError(t, e.write("DELETE", e.owner.key, theirs+"/"+theirCompetitor, ""), 409, sightline.CodeProjectIsArchived)
 	})
 }

@@ -42,7 +42,6 @@ var statusOf = map[sightline.Code]int{
 	sightline.CodeAIResponseNotFound:      http.StatusNotFound,
 	sightline.CodeJobNotFound:             http.StatusNotFound,
 
-	sightline.CodeOrganizationIsArchived:        http.StatusConflict,
 	sightline.CodeProjectIsArchived:             http.StatusConflict,
 	sightline.CodeProjectArchivedByOrganization: http.StatusConflict,
 	sightline.CodeStatusTransitionNotAllowed:    http.StatusConflict,
@@ -61,6 +60,28 @@ var statusOf = map[sightline.Code]int{
 	sightline.CodeQueryClusterOtherProject: http.StatusUnprocessableEntity,
 	sightline.CodeConfirmationRequired:     http.StatusPreconditionRequired,
 	sightline.CodeReviewSystemUnavailable:  http.StatusBadGateway,
+}
+
+// hiddenResource are the codes of resources that are absent or hidden
+// from the caller. Spec 7.2 answers every one of them as
+// organization_not_found, so that a 404 never tells which level of a path
+// is missing; the message still says what was looked for.
+var hiddenResource = map[sightline.Code]bool{
+	sightline.CodeProjectNotFound:      true,
+	sightline.CodeBrandProfileNotFound: true,
+	sightline.CodeCompetitorNotFound:   true,
+	sightline.CodeQueryClusterNotFound: true,
+	sightline.CodeTrackedQueryNotFound: true,
+	sightline.CodeAIResponseNotFound:   true,
+	sightline.CodeJobNotFound:          true,
+}
+
+// clientCode is the code a client is answered for code.
+func clientCode(code sightline.Code) sightline.Code {
+	if hiddenResource[code] {
+		return sightline.CodeOrganizationNotFound
+	}
+	return code
 }
 
 // errorBody is the envelope of spec part 7.1, the body of every refusal.
@@ -85,7 +106,7 @@ func errorResponse(r *http.Request, logger *slog.Logger, err error) (int, errorB
 	if errors.As(err, &e) {
 		if status, ok := statusOf[e.Code]; ok && e.Code != sightline.CodeInternal {
 			message, details := capDetails(e.Message, e.Details)
-			return status, errorBody{Code: e.Code, Message: message, RequestID: requestID, Details: byFieldName(details)}, e
+			return status, errorBody{Code: clientCode(e.Code), Message: message, RequestID: requestID, Details: byFieldName(details)}, e
 		}
 	}
 	logger.ErrorContext(r.Context(), "request failed", "requestId", requestID,

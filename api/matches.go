@@ -24,7 +24,7 @@ func matchListingParams() []*openapi3.Parameter {
 var matchListingErrors = map[int]string{
 	400: "dateFrom out_of_range: before the retention floor (16 months back) or after dateTo; dateTo out_of_range: " +
 		"before dateFrom; dateFrom or dateTo invalid_value: not a YYYY-MM-DD date.",
-	404: "project_not_found; tracked_query_not_found, also for another project's query.",
+	404: "organization_not_found: no accessible project, or no tracked query of it, has the id (another project's query included).",
 }
 
 func (s *server) mentionMatchSchema() *openapi3.Schema {

@@ -186,7 +186,7 @@ func TestMatchesMentionMatches(t *testing.T) {
 	t.Run("refusals", func(t *testing.T) {
 		for _, query := range []string{theirs.String(), uuid.NewString(), "not-a-uuid"} {
 			assertError(t, cf.get(cf.path("/tracked-queries/"+query+"/mention-matches")), http.StatusNotFound,
-				sightline.CodeTrackedQueryNotFound)
+				sightline.CodeOrganizationNotFound)
 		}
 		floor := captureRetentionFloor(time.Now())
 		capturesExpectDetail(t, cf.get(base+capturesQuery("dateFrom", floor.AddDate(0, 0, -1).Format(time.DateOnly))),
@@ -309,7 +309,7 @@ func TestMatchesSerpMatches(t *testing.T) {
 		}
 		for _, query := range []string{s.siblingSerp.String(), uuid.NewString(), "not-a-uuid"} {
 			assertError(t, cf.get(cf.path("/tracked-queries/"+query+"/serp-matches")), http.StatusNotFound,
-				sightline.CodeTrackedQueryNotFound)
+				sightline.CodeOrganizationNotFound)
 		}
 		floor := captureRetentionFloor(time.Now())
 		capturesExpectDetail(t, cf.get(base+capturesQuery("dateFrom", floor.AddDate(0, 0, -1).Format(time.DateOnly))),

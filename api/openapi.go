@@ -95,7 +95,7 @@ func enumOf(values ...string) *openapi3.Schema {
 // pipeline's own: notFound for 404, the archived project or organization
 // for 409.
 func projectWriteErrors(notFound string) routeErrors {
-	return routeErrors{404: notFound, 409: "organization_is_archived, project_is_archived."}
+	return routeErrors{404: notFound, 409: "project_is_archived: the project or its organization is archived."}
 }
 
 // routeErrors are the statuses a route adds to the pipeline's own, with

@@ -32,7 +32,7 @@ import (
 //     organization's owner membership exists when the 201 is sent.
 //   - A create without a name is named defaultOrganizationName.
 //   - An archived organization's profile is read-only (409
-//     organization_is_archived); restore it first.
+//     project_is_archived); restore it first.
 //   - Names are trimmed, then have 3 to 100 characters and no control
 //     characters. description has at most 1000 characters, no control
 //     characters other than tab and line breaks, and an empty one is stored
@@ -319,7 +319,7 @@ func (s *server) organizationWriteRoutes() {
 			"imageUrl is read-only. An archived organization's profile cannot be changed.",
 		role: sightline.RoleOwner, capability: sightline.CapabilityOrganizationManage,
 		body: s.organizationPatchSchema(), response: s.organizationSchema(),
-		errors:    map[int]string{409: "organization_is_archived: restore the organization first."},
+		errors:    map[int]string{409: "project_is_archived: the organization is archived; restore it first."},
 		writeFunc: s.handleUpdateOrganization,
 	})
 	s.handleConfirmed(route{

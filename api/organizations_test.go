@@ -432,10 +432,10 @@ func TestOrganizationsUpdate(t *testing.T) {
 			t.Fatalf("%d %s", r.status, r.body)
 		}
 		assertError(t, organizationsWrite(f, "PATCH", organizationsPath(org2, ""), owner2.key, `{"description":"x"}`, token, ""),
-			409, sightline.CodeOrganizationIsArchived)
+			409, sightline.CodeProjectIsArchived)
 		assertError(t, organizationsPreview(f, owner2.key,
 			`{"action":"organization.update","organizationId":"`+org2.String()+`","body":{"description":"x"}}`),
-			409, sightline.CodeOrganizationIsArchived)
+			409, sightline.CodeProjectIsArchived)
 	})
 
 	t.Run("the name is stored trimmed; a description keeps its line breaks", func(t *testing.T) {

@@ -269,7 +269,7 @@ func (s *server) previewRoutes() {
 		errors: map[int]string{
 			403: "api_key_capability_required also when the owner's role is below owner, or, for organization.create, the key is not scoped to all organizations.",
 			404: "organization_not_found: organizationId names no organization the key can see.",
-			409: "organization_is_archived (update of an archived organization). A disallowed status transition " +
+			409: "project_is_archived (update of an archived organization). A disallowed status transition " +
 				"(archive of an archived or restore of an active organization) is previewed with empty effects; the " +
 				"operation answers it 409 status_transition_not_allowed.",
 		},

@@ -405,7 +405,7 @@ func (s *server) projectRoutes() {
 			"duplicates (brand names case-insensitively), keeping first occurrences in order. Every field at fault is " +
 			"named, e.g. websiteDomains[1] or competitors[0].brandNames[2].",
 		body: projectCreateSchema(), status: http.StatusCreated, response: s.projectSchema(),
-		errors:    map[int]string{409: "organization_is_archived."},
+		errors:    map[int]string{409: "project_is_archived: the organization is archived."},
 		writeFunc: s.handleCreateProject,
 	})
 	s.handle(route{
@@ -424,7 +424,7 @@ func (s *server) projectRoutes() {
 			"with 409, one to the current name included; a retry under the Idempotency-Key of a rename that succeeded " +
 			"replays its 200.",
 		body: projectRenameSchema(), response: s.projectSchema(),
-		errors:    projectWriteErrors("project_not_found."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
 		writeFunc: s.handleRenameProject,
 	})
 	s.handle(route{
@@ -435,9 +435,9 @@ func (s *server) projectRoutes() {
 			"it archived. Answers the project in its new state.",
 		response: s.projectSchema(),
 		errors: map[int]string{
-			404: "project_not_found.",
+			404: "organization_not_found: no accessible project has the id.",
 			409: "status_transition_not_allowed: already archived (a retry with the key that archived it replays the 200 " +
-				"instead); organization_is_archived.",
+				"instead); project_is_archived: the organization is archived.",
 		},
 		writeFunc: projectStatusWrite(oltp.ArchiveProject),
 	})
@@ -448,10 +448,10 @@ func (s *server) projectRoutes() {
 			"its new state.",
 		response: s.projectSchema(),
 		errors: map[int]string{
-			404: "project_not_found.",
+			404: "organization_not_found: no accessible project has the id.",
 			409: "status_transition_not_allowed: already active (a retry with the key that restored it replays the 200 " +
 				"instead); project_archived_by_organization: archived with its organization, restore the organization " +
-				"instead; organization_is_archived.",
+				"instead; project_is_archived: the organization is archived.",
 		},
 		writeFunc: projectStatusWrite(oltp.RestoreProject),
 	})
@@ -459,7 +459,7 @@ func (s *server) projectRoutes() {
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/brand-profile", id: "getBrandProfile", tag: "projects",
 		summary: "A project's brand profile", role: sightline.RoleViewer,
 		response: s.brandProfileSchema(),
-		errors:   map[int]string{404: "project_not_found; brand_profile_not_found when the project has no profile."},
+		errors:   map[int]string{404: "organization_not_found: no accessible project has the id, or it has no brand profile."},
 		read:     s.handleGetBrandProfile,
 	})
 	s.handle(route{
@@ -470,7 +470,7 @@ func (s *server) projectRoutes() {
 			"name, the competitors and the description are left as they are; the description is not regenerated. " +
 			"Answers the profile as stored.",
 		body: brandProfileInputSchema(), response: s.brandProfileSchema(),
-		errors:    projectWriteErrors("project_not_found; brand_profile_not_found when the project has no profile."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project has the id, or it has no brand profile."),
 		writeFunc: s.handleReplaceBrandProfile,
 	})
 }

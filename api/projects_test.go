@@ -256,7 +256,7 @@ func TestProjectsCreateRefusals(t *testing.T) {
 	t.Run("archived organization", func(t *testing.T) {
 		e.archiveOrganization(e.otherOrg)
 		assertError(t, e.write("POST", e.owner.key, "/api/v1/organizations/"+e.otherOrg.String()+"/projects", body),
-			409, sightline.CodeOrganizationIsArchived)
+			409, sightline.CodeProjectIsArchived)
 	})
 }
 
@@ -269,11 +269,11 @@ func TestProjectsGetIsScopedToTheOrganization(t *testing.T) {
 		name, path string
 		code       sightline.Code
 	}{
-		{"another organization's project", e.path("/%s", theirs), sightline.CodeProjectNotFound},
-		{"unknown id", e.path("/%s", uuid.Must(uuid.NewV7())), sightline.CodeProjectNotFound},
-		{"malformed id", e.path("/not-a-uuid"), sightline.CodeProjectNotFound},
-		{"brand profile of another organization's project", e.path("/%s/brand-profile", theirs), sightline.CodeProjectNotFound},
-		{"brand profile of a project without one", e.path("/%s/brand-profile", bare), sightline.CodeBrandProfileNotFound},
+		{"another organization's project", e.path("/%s", theirs), sightline.CodeOrganizationNotFound},
+		{"unknown id", e.path("/%s", uuid.Must(uuid.NewV7())), sightline.CodeOrganizationNotFound},
+		{"malformed id", e.path("/not-a-uuid"), sightline.CodeOrganizationNotFound},
+		{"brand profile of another organization's project", e.path("/%s/brand-profile", theirs), sightline.CodeOrganizationNotFound},
+		{"brand profile of a project without one", e.path("/%s/brand-profile", bare), sightline.CodeOrganizationNotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -457,7 +457,7 @@ func TestProjectsRename(t *testing.T) {
 	})
 	t.Run("another organization's project", func(t *testing.T) {
 		theirs := e.f.project(e.otherOrg, "Theirs")
-		assertError(t, e.write("PATCH", e.owner.key, e.path("/%s", theirs), `{"name": "Mine"}`), 404, sightline.CodeProjectNotFound)
+		assertError(t, e.write("PATCH", e.owner.key, e.path("/%s", theirs), `{"name": "Mine"}`), 404, sightline.CodeOrganizationNotFound)
 	})
 
 	t.Run("archived project", func(t *testing.T) {
@@ -475,7 +475,7 @@ func TestProjectsRename(t *testing.T) {
 		other := e.f.project(e.otherOrg, "In archived org")
 		e.archiveOrganization(e.otherOrg)
 		assertError(t, e.write("PATCH", e.owner.key, "/api/v1/organizations/"+e.otherOrg.String()+"/projects/"+other.String(),
-			`{"name": "X"}`), 409, sightline.CodeOrganizationIsArchived)
+			`{"name": "X"}`), 409, sightline.CodeProjectIsArchived)
 	})
 }
 
@@ -539,8 +539,8 @@ func TestProjectsArchiveAndRestore(t *testing.T) {
 		theirs := e.f.project(e.otherOrg, "Theirs")
 		assertError(t, e.write("POST", e.viewer.key, archive, ""), 403, sightline.CodeCapabilityRequired)
 		assertError(t, e.write("POST", e.readOnly.key, restore, ""), 403, sightline.CodeCapabilityRequired)
-		assertError(t, e.write("POST", e.owner.key, e.path("/%s/archive", theirs), ""), 404, sightline.CodeProjectNotFound)
-		assertError(t, e.write("POST", e.owner.key, e.path("/nope/archive"), ""), 404, sightline.CodeProjectNotFound)
+		assertError(t, e.write("POST", e.owner.key, e.path("/%s/archive", theirs), ""), 404, sightline.CodeOrganizationNotFound)
+		assertError(t, e.write("POST", e.owner.key, e.path("/nope/archive"), ""), 404, sightline.CodeOrganizationNotFound)
 		assertError(t, e.write("POST", e.manager.key, archive, "{}"), 400, sightline.CodeBadRequest)
 	})
 	t.Run("archived organization", func(t *testing.T) {
@@ -549,8 +549,8 @@ func TestProjectsArchiveAndRestore(t *testing.T) {
 		e.exec(`UPDATE projects SET status = 'archived', archived_by = 'caller', archived_at = now() WHERE id = $1`, archived)
 		e.archiveOrganization(e.otherOrg)
 		base := "/api/v1/organizations/" + e.otherOrg.String() + "/projects/"
-		assertError(t, e.write("POST", e.owner.key, base+active.String()+"/archive", ""), 409, sightline.CodeOrganizationIsArchived)
-		assertError(t, e.write("POST", e.owner.key, base+archived.String()+"/restore", ""), 409, sightline.CodeOrganizationIsArchived)
+		assertError(t, e.write("POST", e.owner.key, base+active.String()+"/archive", ""), 409, sightline.CodeProjectIsArchived)
+		assertError(t, e.write("POST", e.owner.key, base+archived.String()+"/restore", ""), 409, sightline.CodeProjectIsArchived)
 	})
 }
 
@@ -635,9 +635,9 @@ func TestProjectsBrandProfile(t *testing.T) {
 		theirs := e.f.project(e.otherOrg, "Theirs")
 		assertError(t, e.write("PUT", e.viewer.key, path, body), 403, sightline.CodeCapabilityRequired)
 		assertError(t, e.write("PUT", e.readOnly.key, path, body), 403, sightline.CodeCapabilityRequired)
-		assertError(t, e.write("PUT", e.manager.key, e.path("/%s/brand-profile", bare), body), 404, sightline.CodeBrandProfileNotFound)
-		assertError(t, e.write("PUT", e.owner.key, e.path("/%s/brand-profile", theirs), body), 404, sightline.CodeProjectNotFound)
+		assertError(t, e.write("PUT", e.manager.key, e.path("/%s/brand-profile", bare), body), 404, sightline.CodeOrganizationNotFound)
+		assertError(t, e.write("PUT", e.owner.key, e.path("/%s/brand-profile", theirs), body), 404, sightline.CodeOrganizationNotFound)
 		e.archiveOrganization(e.org)
-		assertError(t, e.write("PUT", e.manager.key, path, body), 409, sightline.CodeOrganizationIsArchived)
+		assertError(t, e.write("PUT", e.manager.key, path, body), 409, sightline.CodeProjectIsArchived)
 	})
 }

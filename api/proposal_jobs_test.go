@@ -525,7 +525,7 @@ func TestProposalStarts(t *testing.T) {
 		for path, body := range map[string]string{"/clusters/jobs": clusterBody, "/discovery/brands": "{}",
 			"/discovery/keywords": keywordBody} {
 			assertError(t, f.post(f.admin.key, "/api/v1/organizations/"+f.orgID.String()+"/projects/"+p.String()+path, body),
-				404, sightline.CodeProjectNotFound)
+				404, sightline.CodeOrganizationNotFound)
 		}
 	})
 
@@ -538,7 +538,7 @@ func TestProposalStarts(t *testing.T) {
 		assertError(t, f.post(f.admin.key, base+"/projects/"+p.String()+"/discovery/brands", ""), 409, sightline.CodeProjectIsArchived)
 		assertError(t, f.post(f.admin.key, base+"/projects/"+p.String()+"/discovery/keywords", keywordBody), 409, sightline.CodeProjectIsArchived)
 		f.pool.Exec(context.Background(), `UPDATE organizations SET status = 'archived', archived_at = now() WHERE id = $1`, org)
-		assertError(t, f.post(f.admin.key, base+"/brand-name-suggestions", nameBody), 409, sightline.CodeOrganizationIsArchived)
+		assertError(t, f.post(f.admin.key, base+"/brand-name-suggestions", nameBody), 409, sightline.CodeProjectIsArchived)
 	})
 }
 
@@ -625,7 +625,7 @@ func TestProposalJobPolling(t *testing.T) {
 	}
 	var bodies []string
 	for what, r := range missing {
-		m := assertError(t, r, 404, sightline.CodeJobNotFound)
+		m := assertError(t, r, 404, sightline.CodeOrganizationNotFound)
 		bodies = append(bodies, m["message"].(string))
 		_ = what
 	}
@@ -634,8 +634,8 @@ func TestProposalJobPolling(t *testing.T) {
 	}
 	// Apply under another project, or of a job that is no clustering job.
 	assertError(t, f.post(f.admin.key, "/api/v1/organizations/"+other.String()+"/projects/"+otherProject.String()+
-		"/clusters/jobs/"+j.ID.String()+"/apply", ""), 404, sightline.CodeJobNotFound)
-	assertError(t, f.post(f.admin.key, f.path("/clusters/jobs/"+j.ID.String()+"/apply"), ""), 404, sightline.CodeJobNotFound)
+		"/clusters/jobs/"+j.ID.String()+"/apply", ""), 404, sightline.CodeOrganizationNotFound)
+	assertError(t, f.post(f.admin.key, f.path("/clusters/jobs/"+j.ID.String()+"/apply"), ""), 404, sightline.CodeOrganizationNotFound)
 	// An organization the key's owner is not in.
 	stranger := f.keyFor(f.user(), nil, sightline.Capabilities...)
 	assertError(t, f.do(call{method: "GET", path: j.TrackingURL, key: stranger.key}), 404, sightline.CodeOrganizationNotFound)

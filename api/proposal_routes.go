@@ -49,9 +49,9 @@ func (s *server) proposalRoutes() {
 		errors: startErrors(map[int]string{
 			402: "subscription_required: the organization has no entitled subscription (active, trialing or " +
 				"past_due within its period, no cancellation in effect).",
-			404: "project_not_found.",
+			404: "organization_not_found: no accessible project has the id.",
 			409: "nothing_to_cluster: no id is a tracked query of the project, or restrictToExistingClusters is set " +
-				"and the project has no cluster; organization_is_archived, project_is_archived.",
+				"and the project has no cluster; project_is_archived: the project or its organization is archived.",
 		}),
 		writeFunc: s.handleStartClusteringJob,
 	})
@@ -69,10 +69,10 @@ func (s *server) proposalRoutes() {
 			"unchanged. May be applied again: memberships already there are kept.",
 		response: s.clusteringApplySchema(),
 		errors: map[int]string{
-			404: "project_not_found; job_not_found: no clustering job of this project has the id (a job of another " +
+			404: "organization_not_found: no accessible project has the id, or no clustering job of it (a job of another " +
 				"project or organization, or of another type, included).",
 			409: "job_not_completed: the job is queued, running or failed; job_has_no_assignments: the job proposed " +
-				"no cluster for any query; organization_is_archived, project_is_archived.",
+				"no cluster for any query; project_is_archived: the project or its organization is archived.",
 		},
 		writeFunc: s.handleApplyClusteringJob,
 	})
@@ -88,7 +88,7 @@ func (s *server) proposalRoutes() {
 			"budget is used. With live engines and an OpenAI key, the chatgpt engine's model may add names it knows " +
 			"the brand by (reason model) after the derived ones; the derived ones stand when it fails." + startNote,
 		body: brandNameSuggestionBodySchema(), status: http.StatusAccepted, response: s.jobSchema(),
-		errors:    startErrors(map[int]string{409: "organization_is_archived."}),
+		errors:    startErrors(map[int]string{409: "project_is_archived: the organization is archived."}),
 		writeFunc: s.handleStartBrandNameSuggestions,
 	})
 	s.handle(route{
@@ -107,8 +107,8 @@ func (s *server) proposalRoutes() {
 			"profile (a project without one is accepted; its brands are then all untracked)." + startNote,
 		body: brandDiscoveryBodySchema(), bodyOptional: true, status: http.StatusAccepted, response: s.jobSchema(),
 		errors: startErrors(map[int]string{
-			404: "project_not_found.",
-			409: "organization_is_archived, project_is_archived.",
+			404: "organization_not_found: no accessible project has the id.",
+			409: "project_is_archived: the project or its organization is archived.",
 		}),
 		writeFunc: s.handleStartBrandDiscovery,
 	})
@@ -128,8 +128,8 @@ func (s *server) proposalRoutes() {
 		body: keywordDiscoveryBodySchema(), status: http.StatusAccepted, response: s.jobSchema(),
 		errors: startErrors(map[int]string{
 			402: "subscription_required: the organization has no entitled subscription.",
-			404: "project_not_found.",
-			409: "organization_is_archived, project_is_archived.",
+			404: "organization_not_found: no accessible project has the id.",
+			409: "project_is_archived: the project or its organization is archived.",
 		}),
 		writeFunc: s.handleStartKeywordDiscovery,
 	})
@@ -141,7 +141,7 @@ func (s *server) proposalRoutes() {
 			"its attempts are spent). result is null until completed; its shape depends on type. Finished jobs are " +
 			"kept 30 days. Archived projects and organizations answer.",
 		response: s.jobSchema(),
-		errors:   map[int]string{404: "job_not_found: no job of this organization has the id (one of another organization included)."},
+		errors:   map[int]string{404: "organization_not_found: no job of this organization has the id (one of another organization included)."},
 		read:     s.handleGetJob,
 	})
 }

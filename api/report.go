@@ -270,9 +270,9 @@ func (s *server) reportRoutes() {
 		body:     reportBodySchema(),
 		response: reportAnswerSchema(),
 		errors: map[int]string{
-			404: "project_not_found, tracked_query_not_found, ai_response_not_found (no such AI answer of this tracked query).",
+			404: "organization_not_found: no accessible project, tracked query of it, or AI answer of that query has the id.",
 			409: "ai_check_session_unavailable: the answer cannot be routed to the check run that captured it; " +
-				"organization_is_archived, project_is_archived.",
+				"project_is_archived: the project or its organization is archived.",
 			502: "review_system_unavailable: the review system was unreachable or refused the report; the outcome is " +
 				"unknown and the Idempotency-Key will not replay. With no review system configured nothing is sent and " +
 				"the key stays unused.",

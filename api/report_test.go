@@ -276,13 +276,13 @@ func TestChecksReportRouting(t *testing.T) {
 		status int
 		code   sightline.Code
 	}{
-		{"unknown answer", rf.reportPath(rf.query.String(), uuid.NewString()), 404, sightline.CodeAIResponseNotFound},
-		{"malformed answer id", rf.reportPath(rf.query.String(), "nope"), 404, sightline.CodeAIResponseNotFound},
-		{"unknown query", rf.reportPath(uuid.NewString(), rf.answer.String()), 404, sightline.CodeTrackedQueryNotFound},
-		{"malformed query id", rf.reportPath("nope", rf.answer.String()), 404, sightline.CodeTrackedQueryNotFound},
+		{"unknown answer", rf.reportPath(rf.query.String(), uuid.NewString()), 404, sightline.CodeOrganizationNotFound},
+		{"malformed answer id", rf.reportPath(rf.query.String(), "nope"), 404, sightline.CodeOrganizationNotFound},
+		{"unknown query", rf.reportPath(uuid.NewString(), rf.answer.String()), 404, sightline.CodeOrganizationNotFound},
+		{"malformed query id", rf.reportPath("nope", rf.answer.String()), 404, sightline.CodeOrganizationNotFound},
 		{"answer without a run", rf.reportPath(rf.query.String(), noRun.String()), 409, sightline.CodeAICheckSessionUnavailable},
 		{"run not recorded", rf.reportPath(rf.query.String(), unknownRun.String()), 409, sightline.CodeAICheckSessionUnavailable},
-		{"answer of another query", rf.reportPath(otherQuery.String(), rf.answer.String()), 404, sightline.CodeAIResponseNotFound},
+		{"answer of another query", rf.reportPath(otherQuery.String(), rf.answer.String()), 404, sightline.CodeOrganizationNotFound},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			assertError(t, rf.report(rf.owner.key, c.path, body, uuid.NewString()), c.status, c.code)

@@ -12,7 +12,7 @@ import (
 )
 
 // projectForRead loads the path's project for a read; a malformed id
-// answers project_not_found like an unknown one.
+// answers 404 like an unknown one.
 func (s *server) projectForRead(r *request) (*oltp.ProjectScope, error) {
 	id, err := r.pathUUID("projectId", sightline.CodeProjectNotFound)
 	if err != nil {

@@ -738,7 +738,7 @@ func (s *server) trackedQueryRoutes() {
 			"one of the project's tracked queries. Any other parameter, an unknown sort key or filter value gives 400. " +
 			"Archived projects answer. CSV: queryClusterIds joined with '; '.",
 		query: trackedListParams(), response: listingSchema(s.trackedSearchRowSchema()), csv: true,
-		errors: map[int]string{404: "project_not_found."},
+		errors: map[int]string{404: "organization_not_found: no accessible project has the id."},
 		read:   s.handleListTrackedQueries,
 	})
 	s.handle(route{
@@ -755,8 +755,8 @@ func (s *server) trackedQueryRoutes() {
 			"queryClusterIds is required and may be empty.",
 		body: s.trackedCreateBodySchema(), response: s.trackedCreateAnswerSchema(),
 		errors: map[int]string{
-			404: "project_not_found; query_cluster_not_found: a cluster id matches no cluster of the organization.",
-			409: "organization_is_archived, project_is_archived.",
+			404: "organization_not_found: no accessible project has the id, or a cluster id matches no cluster of the organization.",
+			409: "project_is_archived: the project or its organization is archived.",
 			422: "query_cluster_in_other_project: a cluster belongs to another project of the organization.",
 		},
 		writeFunc: s.handleCreateTrackedQueries,
@@ -769,7 +769,7 @@ func (s *server) trackedQueryRoutes() {
 		query: []*openapi3.Parameter{openapi3.NewQueryParameter("status").WithSchema(enumFrom(sightline.TrackedQueryStatuses)).
 			WithDescription("Omitted: all queries.")},
 		response: trackedCountSchema(),
-		errors:   map[int]string{404: "project_not_found."},
+		errors:   map[int]string{404: "organization_not_found: no accessible project has the id."},
 		read:     s.handleCountTrackedQueries,
 	})
 	s.handle(route{
@@ -777,7 +777,7 @@ func (s *server) trackedQueryRoutes() {
 		summary: "One tracked query's configuration (write model)", role: sightline.RoleViewer,
 		description: "Metrics are not included; the search listing carries them.",
 		response:    s.trackedQuerySchema(),
-		errors:      map[int]string{404: "project_not_found; tracked_query_not_found, also for another project's query."},
+		errors:      map[int]string{404: "organization_not_found: no accessible project, or no tracked query of it, has the id (another project's query included)."},
 		read:        s.handleGetTrackedQuery,
 	})
 	s.handle(route{
@@ -788,7 +788,7 @@ func (s *server) trackedQueryRoutes() {
 			"and leaves one in flight alone. Answers the query in its new state.",
 		body:      object(props{"checkFrequency": trackedFrequencySchema()}, "checkFrequency"),
 		response:  s.trackedQuerySchema(),
-		errors:    projectWriteErrors("project_not_found, tracked_query_not_found."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project, or no tracked query of it, has the id."),
 		writeFunc: s.handleSetTrackedQueryFrequency,
 	})
 	s.handle(route{
@@ -799,9 +799,9 @@ func (s *server) trackedQueryRoutes() {
 		body:        object(props{"nPasses": trackedPassesSchema()}, "nPasses"),
 		response:    s.trackedQuerySchema(),
 		errors: map[int]string{
-			404: "project_not_found, tracked_query_not_found.",
+			404: "organization_not_found: no accessible project, or no tracked query of it, has the id.",
 			409: "n_passes_not_supported_for_engine: more than 1 pass on google_serp or google_shopping; " +
-				"organization_is_archived, project_is_archived.",
+				"project_is_archived: the project or its organization is archived.",
 		},
 		writeFunc: s.handleSetTrackedQueryPasses,
 	})
@@ -812,7 +812,7 @@ func (s *server) trackedQueryRoutes() {
 		description: "No body. Asserts a state: pausing a paused query succeeds with the same body. Keeps configuration, " +
 			"clusters and results; the scheduler stops selecting it; a check already running completes.",
 		response:  s.trackedQuerySchema(),
-		errors:    projectWriteErrors("project_not_found, tracked_query_not_found."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project, or no tracked query of it, has the id."),
 		writeFunc: s.trackedStatusWrite("paused"),
 	})
 	s.handle(route{
@@ -822,7 +822,7 @@ func (s *server) trackedQueryRoutes() {
 		description: "No body. Asserts a state: resuming an active query succeeds with the same body. Runs no check and " +
 			"back-fills nothing; the next check comes when due under its checkFrequency.",
 		response:  s.trackedQuerySchema(),
-		errors:    projectWriteErrors("project_not_found, tracked_query_not_found."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project, or no tracked query of it, has the id."),
 		writeFunc: s.trackedStatusWrite("active"),
 	})
 	s.handle(route{
@@ -857,7 +857,7 @@ func (s *server) trackedQueryRoutes() {
 		body: object(props{"ids": trackedBatchIDsSchema(), "checkFrequency": trackedFrequencySchema()},
 			"ids", "checkFrequency"),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors:    projectWriteErrors("project_not_found."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
 		writeFunc: s.handleBatchTrackedFrequency,
 	})
 	s.handle(route{
@@ -868,7 +868,7 @@ func (s *server) trackedQueryRoutes() {
 			"google_serp or google_shopping query asked for more than 1 pass fails with n_passes_not_supported_for_engine.",
 		body:      object(props{"ids": trackedBatchIDsSchema(), "nPasses": trackedPassesSchema()}, "ids", "nPasses"),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound, sightline.ItemNPassesNotSupported),
-		errors:    projectWriteErrors("project_not_found."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
 		writeFunc: s.handleBatchTrackedPasses,
 	})
 	s.handle(route{
@@ -879,7 +879,7 @@ func (s *server) trackedQueryRoutes() {
 			"successes. A retry must repeat the same ids in the same order, or the Idempotency-Key counts as reused.",
 		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors:    projectWriteErrors("project_not_found."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
 		writeFunc: s.trackedBatchStatus("paused"),
 	})
 	s.handle(route{
@@ -890,7 +890,7 @@ func (s *server) trackedQueryRoutes() {
 			"successes. No check is run. A retry must repeat the same ids in the same order.",
 		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors:    projectWriteErrors("project_not_found."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
 		writeFunc: s.trackedBatchStatus("active"),
 	})
 	s.handle(route{
@@ -902,7 +902,7 @@ func (s *server) trackedQueryRoutes() {
 			"dataDirtySince is set. Always 200 with successful and failed, in the order ids first appear.",
 		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors:    projectWriteErrors("project_not_found."),
+		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
 		writeFunc: s.handleBulkDeleteTrackedQueries,
 	})
 	s.handle(route{
@@ -936,7 +936,7 @@ func (s *server) trackedQueryRoutes() {
 			"disjoint from overdue. sample: up to 20 overdue queries, oldest last check first. Takes no parameters. " +
 			"Archived projects answer.",
 		response: s.coverageSchema(),
-		errors:   map[int]string{404: "project_not_found."},
+		errors:   map[int]string{404: "organization_not_found: no accessible project has the id."},
 		read:     s.handleGetCoverage,
 	})
 }

@@ -347,9 +347,9 @@ func TestTrackedQueriesCreateClusterChecks(t *testing.T) {
 		return string(b)
 	}
 	r := tf.write(http.MethodPost, tf.path(""), tf.owner.key, body(mine, uuid.New()))
-	assertError(t, r, http.StatusNotFound, sightline.CodeQueryClusterNotFound)
+	assertError(t, r, http.StatusNotFound, sightline.CodeOrganizationNotFound)
 	r = tf.write(http.MethodPost, tf.path(""), tf.owner.key, body(mine, tf.cluster(foreignProject, "theirs")))
-	assertError(t, r, http.StatusNotFound, sightline.CodeQueryClusterNotFound)
+	assertError(t, r, http.StatusNotFound, sightline.CodeOrganizationNotFound)
 	r = tf.write(http.MethodPost, tf.path(""), tf.owner.key, body(mine, tf.cluster(sibling, "sibling")))
 	assertError(t, r, http.StatusUnprocessableEntity, sightline.CodeQueryClusterOtherProject)
 	var n int
@@ -502,16 +502,16 @@ func TestTrackedQueriesScopeNotFound(t *testing.T) {
 		base := fmt.Sprintf("/api/v1/organizations/%s/projects/%s/tracked-queries", tf.org, project)
 		for _, path := range []string{base, base + "/count", base + "/" + mine.String(),
 			fmt.Sprintf("/api/v1/organizations/%s/projects/%s/coverage", tf.org, project)} {
-			assertError(t, tf.get(path), http.StatusNotFound, sightline.CodeProjectNotFound)
+			assertError(t, tf.get(path), http.StatusNotFound, sightline.CodeOrganizationNotFound)
 		}
 		for _, c := range tf.trackedWriteCalls(mine, cluster) {
 			c.path = base + c.path[len(tf.path("")):]
-			assertError(t, tf.write(c.method, c.path, tf.owner.key, c.body), http.StatusNotFound, sightline.CodeProjectNotFound)
+			assertError(t, tf.write(c.method, c.path, tf.owner.key, c.body), http.StatusNotFound, sightline.CodeOrganizationNotFound)
 		}
 	}
 	for _, id := range []string{theirs.String(), uuid.NewString(), "not-a-uuid"} {
 		one := tf.path("/" + id)
-		assertError(t, tf.get(one), http.StatusNotFound, sightline.CodeTrackedQueryNotFound)
+		assertError(t, tf.get(one), http.StatusNotFound, sightline.CodeOrganizationNotFound)
 		for _, c := range []call{
 			{method: http.MethodPut, path: one + "/check-frequency", body: `{"checkFrequency":"weekly"}`},
 			{method: http.MethodPut, path: one + "/passes", body: `{"nPasses":3}`},
@@ -520,7 +520,7 @@ func TestTrackedQueriesScopeNotFound(t *testing.T) {
 			{method: http.MethodPut, path: one + "/clusters", body: fmt.Sprintf(`{"queryClusterIds":[%q]}`, cluster)},
 			{method: http.MethodDelete, path: one + "/clusters", body: fmt.Sprintf(`{"queryClusterIds":[%q]}`, cluster)},
 		} {
-			assertError(t, tf.write(c.method, c.path, tf.owner.key, c.body), http.StatusNotFound, sightline.CodeTrackedQueryNotFound)
+			assertError(t, tf.write(c.method, c.path, tf.owner.key, c.body), http.StatusNotFound, sightline.CodeOrganizationNotFound)
 		}
 	}
 	// The sibling's query is untouched.
@@ -539,7 +539,7 @@ func TestTrackedQueriesArchivedStates(t *testing.T) {
 		code    sightline.Code
 	}{
 		{"project", `UPDATE projects SET status = 'archived', archived_by = 'caller', archived_at = now() WHERE id = $1`, sightline.CodeProjectIsArchived},
-		{"organization", `UPDATE organizations SET status = 'archived', archived_at = now() WHERE id = (SELECT organization_id FROM projects WHERE id = $1)`, sightline.CodeOrganizationIsArchived},
+		{"organization", `UPDATE organizations SET status = 'archived', archived_at = now() WHERE id = (SELECT organization_id FROM projects WHERE id = $1)`, sightline.CodeProjectIsArchived},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -872,7 +872,7 @@ func TestTrackedQueriesBulkDelete(t *testing.T) {
 		len(res.Failed) != 1 || res.Failed[0].ID != "junk" || res.Failed[0].ErrorCode != "tracked_query_not_found" {
 		t.Fatalf("%+v", res)
 	}
-	assertError(t, tf.get(tf.path("/"+a.String())), http.StatusNotFound, sightline.CodeTrackedQueryNotFound)
+	assertError(t, tf.get(tf.path("/"+a.String())), http.StatusNotFound, sightline.CodeOrganizationNotFound)
 	var memberships int
 	tf.pool.QueryRow(ctx, `SELECT count(*) FROM tracked_query_clusters`).Scan(&memberships)
 	if memberships != 1 {

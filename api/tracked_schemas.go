@@ -164,14 +164,14 @@ func trackedBulkClustersBodySchema() *openapi3.Schema {
 // trackedMembershipErrors are the refusals of a membership change of the
 // path's query.
 func trackedMembershipErrors() routeErrors {
-	return projectWriteErrors("project_not_found, tracked_query_not_found.").
+	return projectWriteErrors("organization_not_found: no accessible project, or no tracked query of it, has the id.").
 		with(400, "queryClusterIds[i] invalid_value: not a cluster of this project (nothing written).")
 }
 
 // trackedBulkMembershipErrors are the refusals of a membership change of
 // several queries; their ids fail one by one instead.
 func trackedBulkMembershipErrors() routeErrors {
-	return projectWriteErrors("project_not_found.").
+	return projectWriteErrors("organization_not_found: no accessible project has the id.").
 		with(400, "queryClusterIds[i] invalid_value: a cluster outside the project rejects the whole call; nothing is written.")
 }
 

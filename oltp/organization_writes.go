@@ -128,7 +128,7 @@ func (e *UpdateEffects) binding() any { return e }
 // is read-only: 409 organization_is_archived.
 func PlanUpdate(org *Organization, p OrganizationPatch) (*UpdateEffects, error) {
 	if org.Status != "active" {
-		return nil, sightline.Errorf(sightline.CodeOrganizationIsArchived, "The organization is archived; restore it before changing its profile.")
+		return nil, sightline.Errorf(sightline.CodeProjectIsArchived, "The organization is archived; restore it before changing its profile.")
 	}
 	e := &UpdateEffects{Changes: []FieldChange{}}
 	name := org.Name

@@ -182,7 +182,7 @@ func CreateProject(ctx context.Context, db DBTX, organizationID uuid.UUID, in Ne
 		return nil, fmt.Errorf("locking organization: %w", err)
 	}
 	if status != "active" {
-		return nil, sightline.Errorf(sightline.CodeOrganizationIsArchived, "The organization is archived; restore it first.")
+		return nil, sightline.Errorf(sightline.CodeProjectIsArchived, "The organization is archived; restore it first.")
 	}
 	projectID := uuid.Must(uuid.NewV7())
 	_, err = db.Exec(ctx, `
@@ -264,7 +264,7 @@ func lockProjectIn(ctx context.Context, db DBTX, organizationID, projectID uuid.
 		return nil, err
 	}
 	if scope.OrganizationStatus != "active" {
-		return nil, sightline.Errorf(sightline.CodeOrganizationIsArchived, "The organization is archived; restore it first.")
+		return nil, sightline.Errorf(sightline.CodeProjectIsArchived, "The organization is archived; restore it first.")
 	}
 	if scope.Status != from {
 		return nil, sightline.Errorf(sightline.CodeStatusTransitionNotAllowed, "%s", refusal)

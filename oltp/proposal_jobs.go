@@ -196,7 +196,7 @@ func CheckOrganizationWritable(ctx context.Context, tx pgx.Tx, organizationID uu
 		return fmt.Errorf("reading organization: %w", err)
 	}
 	if status != "active" {
-		return sightline.Errorf(sightline.CodeOrganizationIsArchived, "The organization is archived; restore it first.")
+		return sightline.Errorf(sightline.CodeProjectIsArchived, "The organization is archived; restore it first.")
 	}
 	return nil
 }

@@ -56,7 +56,7 @@ func LoadProjectScope(ctx context.Context, db DBTX, organizationID, projectID uu
 // an archived project (spec 4.0: 409).
 func (p *ProjectScope) CheckWritable() error {
 	if p.OrganizationStatus != "active" {
-		return sightline.Errorf(sightline.CodeOrganizationIsArchived, "The organization is archived; restore it first.")
+		return sightline.Errorf(sightline.CodeProjectIsArchived, "The organization is archived; restore it first.")
 	}
 	if p.Status != "active" {
 		return sightline.Errorf(sightline.CodeProjectIsArchived, "The project is archived; restore it first.")
