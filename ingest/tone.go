@@ -27,13 +27,22 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 			owner[c] = -2
 		}
 	}
+	named := make([]bool, len(v.kind)) // clauses naming the brand
+	for i, b := range v.brandAt {
+		if b == brand {
+			named[v.clause[i]] = true
+		}
+	}
+	// A clause is the brand's when it names it, or names no brand and
+	// follows one that does: "Drive and OneDrive are handy, but offer less
+	// privacy" speaks of both in its "but" clause.
 	mine := make([]bool, len(v.kind))
-	cur := -1
+	cur := false
 	for ci := range owner {
 		if owner[ci] != -1 {
-			cur = owner[ci]
+			cur = owner[ci] == brand || owner[ci] == -2 && named[ci]
 		}
-		mine[ci] = cur == brand || owner[ci] == -2 && ci == v.clause[k]
+		mine[ci] = cur
 	}
 	if lead {
 		for ci := 0; ci < len(owner) && owner[ci] == -1; ci++ {
@@ -108,6 +117,9 @@ func measuredAgainst(toks []token, i int) bool {
 	}
 	if prepositions[word(toks, j)] {
 		j-- // "easier than on StubHub"
+	}
+	if (word(toks, j) == "to" || word(toks, j) == "with") && likenessWords[word(toks, j-1)] {
+		return true // "similar to the LG C4"
 	}
 	return word(toks, j) == "than" || word(toks, j) == "as" && asBefore(toks, j)
 }
@@ -236,6 +248,28 @@ func polarity(toks []token, i int) int {
 		if prev == "for" || prev == "much" && word(toks, i-2) == "for" {
 			return 1 // "sell similar bikes for less"
 		}
+		if prev == "cost" || prev == "costs" || prev == "charge" || prev == "charges" {
+			return 1 // "cost less", as "costs more" criticises
+		}
+		if next := word(toks, i+1); lessLeads[prev] && next != "" && !negativeWords[next] && !priceNouns[next] {
+			p = -1 // "offer less privacy", "remain less private"
+		}
+	case "down":
+		if prev == "shut" || prev == "shuts" {
+			p = -1 // "shut down in 2023"
+		}
+	case "much":
+		if prev == "as" && word(toks, i-2) == "times" {
+			p = -1 // "cost five times as much"
+		}
+	case "fraction":
+		if word(toks, i+1) == "of" && (word(toks, i+2) == "the" && priceNouns[word(toks, i+3)] || priceNouns[word(toks, i+2)]) {
+			p = 1 // "costs a fraction of the price"
+		}
+	case "highest":
+		if rankVerbs[prev] {
+			p = 1 // "usually rank highest for richness"
+		}
 	case "fast", "quickly", "faster", "quicker":
 		if negativeWords[prev] {
 			p = 0 // "get expensive fast"
@@ -276,7 +310,9 @@ func polarity(toks []token, i int) int {
 			p = -1
 		}
 	case "longer":
-		if prev == "lasts" || prev == "last" || prev == "lasting" {
+		if prev == "no" {
+			p = -1 // "no longer actively developed"
+		} else if prev == "lasts" || prev == "last" || prev == "lasting" {
 			p = 1 // "lasts far longer on a charge"
 		} else if word(toks, i-2) == "lasts" || word(toks, i-2) == "last" {
 			p = 1
@@ -299,7 +335,8 @@ func polarity(toks []token, i int) int {
 			}
 		}
 	}
-	if p != 0 && negated(toks, i) && !(w == "like" && prev == "nothing") {
+	// The negator of "look nothing like" and "no longer" is the cue's own.
+	if p != 0 && negated(toks, i) && !(w == "like" && prev == "nothing") && !(w == "longer" && prev == "no") {
 		p = -p
 	}
 	return p

@@ -336,28 +336,29 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 		return phrase{}, false // a question is no option
 	}
 	p := ps[0]
+	if l.kind == lineItem {
+		p = e.boldLead(ui, p)
+	}
 	// "Opción adicional: V&C Odontólogos", "Best overall: Gorgias": a short
-	// label before a colon gives way to what follows it.
-	afterLabel := false
+	// label before a colon gives way to what follows it. What follows must
+	// itself read as a lead: after "**Follow Up Boss:** Built for agents"
+	// the bold words are the name.
 	if colon := labelColon(toks, lead); colon > 0 && colon+1 < len(toks) && (p.to != colon || p.ordinary || p.label) {
 		for _, q := range ps {
-			if q.from == colon+1 {
-				p, lead, afterLabel = q, colon+1, true
+			if q.from != colon+1 || !e.endsLead(toks, q) {
+				continue
 			}
+			if q.to < len(toks) && toks[q.to].w == "," && !e.namesFollow(toks, q) {
+				return phrase{}, false // "Life stage: Puppy, adult and senior formulas differ"
+			}
+			p, lead = q, colon+1
 		}
 	}
 	if p.from > lead+1 {
 		return phrase{}, false
 	}
-	// A lead is followed by a separator, a parenthesis, the end or a verb;
-	// "Inflation projections have eased" is prose.
-	enumerated := p.to+1 < len(toks) && (toks[p.to].w == "and" || toks[p.to].w == "or" || toks[p.to].w == ",") &&
-		e.isNameToken(toks[p.to+1], true) // "Blue Buffalo and Wellness cost more"
-	if p.to < len(toks) && !toks[p.to].punct && !e.inBold(toks[p.from].start) && !predicateVerbs[toks[p.to].w] && !enumerated {
+	if !e.endsLead(toks, p) {
 		return phrase{}, false
-	}
-	if afterLabel && p.to < len(toks) && toks[p.to].w == "," && !enumerated {
-		return phrase{}, false // "Life stage: Puppy, adult and senior formulas differ"
 	}
 	if e.labelLike(p) {
 		return phrase{}, false
@@ -384,6 +385,46 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 		}
 	}
 	return p, true
+}
+
+// endsLead reports whether phrase p can lead its line: it is in bold or
+// followed by a separator, a parenthesis, the end or a verb; "Inflation
+// projections have eased" is prose.
+func (e *extraction) endsLead(toks []token, p phrase) bool {
+	return p.to == len(toks) || toks[p.to].punct || e.inBold(toks[p.from].start) || predicateVerbs[toks[p.to].w] || e.namesFollow(toks, p)
+}
+
+// namesFollow reports whether another name follows p after "and", "or" or a
+// comma: "Blue Buffalo and Wellness cost more".
+func (e *extraction) namesFollow(toks []token, p phrase) bool {
+	return p.to+1 < len(toks) && (toks[p.to].w == "and" || toks[p.to].w == "or" || toks[p.to].w == ",") &&
+		e.isNameToken(toks[p.to+1], true)
+}
+
+// boldLead widens a list item's lead phrase p to the whole bold span it
+// opens when that span is a short label of words set off by a colon or a
+// dash ("**Plan to Eat:**", "**Follow Up Boss** –"): there the writer
+// marked the name, lower-case words and all.
+func (e *extraction) boldLead(ui int, p phrase) phrase {
+	toks := e.tokens(ui)
+	for _, b := range e.d.bold {
+		if b.start != toks[p.from].start {
+			continue
+		}
+		end := p.from
+		for end < len(toks) && toks[end].end <= b.end && !toks[end].punct {
+			end++
+		}
+		if end == p.to || end-p.from > 5 || end == len(toks) || toks[end-1].end < b.end && toks[end].w != ":" {
+			return p
+		}
+		switch toks[end].w {
+		case ":", "–", "—", "-":
+			return e.classifyPhrase(ui, toks, p.from, end)
+		}
+		return p
+	}
+	return p
 }
 
 // rowsAreOptions reports whether the leads of a list or table name

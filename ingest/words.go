@@ -268,7 +268,7 @@ var publishers = wordSet(`g2 capterra trustradius trustpilot reddit quora youtub
 
 // publicBodies are regulators and public institutions, written as acronyms
 // or names.
-var publicBodies = wordSet(`mit harvard stanford oxford cambridge rbi ecb boe fed federal_reserve reserve_bank_of_india fda ftc fcc epa nhs cnil sec irs cdc who eu un oecd nist gdpr cfpb ofcom
+var publicBodies = wordSet(`aafco mit harvard stanford oxford cambridge rbi ecb boe fed federal_reserve reserve_bank_of_india fda ftc fcc epa nhs cnil sec irs cdc who eu un oecd nist gdpr cfpb ofcom
 	bafin nhtsa usda hhs ico cma doj`)
 
 // programmingLanguages are languages and runtimes, never brands.
@@ -372,6 +372,13 @@ var comparatives = wordSet(`cheaper pricier costlier better worse faster slower 
 	bouncier brighter stronger weaker easier harder smoother larger smaller bigger quieter louder simpler nicer
 	longer shorter newer safer sturdier warmer cooler thinner thicker lower higher fewer gentler kinder cleaner
 	roomier tastier`)
+
+// likenessWords set a brand beside another: "similar to X", "compared
+// with X"; X is what the sentence's subject is measured against.
+var likenessWords = wordSet(`similar comparable compared identical equivalent close relative`)
+
+// rankVerbs rank an option: "rank highest", "rated highest".
+var rankVerbs = wordSet(`rank ranks ranked ranking rate rates rated rating score scores scored scoring`)
 
 var comparativeFillers = wordSet(`necessarily really any a an the slightly much far even noticeably significantly generally usually often
 	sometimes bit lot way also still considerably somewhat marginally`)
@@ -487,7 +494,11 @@ var relativePronouns = wordSet(`which who que qui che`)
 var costVerbs = wordSet(`cost costs weigh weighs charge charges`)
 
 // wearVerbs before "faster" make it a weakness ("wears faster").
-var wearVerbs = wordSet(`wear wears wore drain drains die dies break breaks fade fades degrade degrades`)
+var wearVerbs = wordSet(`wear wears wore drain drains die dies break breaks fade fades degrade degrades compress compresses
+	flatten flattens peel peels`)
+
+// lessLeads before "less" make it a shortfall: "offers less privacy".
+var lessLeads = wordSet(`offer offers offered give gives provide provides remain remains is are feel feels far much`)
 
 // sourceNouns before "from" name what a publisher or lab gives, not a
 // product ("tests from AV-Test", "reviews from Wirecutter").

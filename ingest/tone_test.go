@@ -1,0 +1,74 @@
+package ingest
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/sightline/sightline"
+)
+
+// TestExtractToneCues checks the stance of one brand in sentences whose
+// cue is a phrase rather than a word of the lexicon.
+func TestExtractToneCues(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		text, brand string
+		want        sightline.Tone
+	}{
+		{"Echelon is similar to Peloton but cheaper.", "Echelon", sightline.TonePositive},
+		{"Wyze is similar but costs a fraction of the price.", "Wyze", sightline.TonePositive},
+		{"At-home brands like Byte and Candid cost less.", "Byte", sightline.TonePositive},
+		{"In blind taste tests, Haagen-Dazs and Talenti usually rank highest for richness.", "Talenti", sightline.TonePositive},
+		{"Google Drive and OneDrive are handy, but offer less privacy.", "OneDrive", sightline.ToneNegative},
+		{"Chrome and Edge remain less private by default.", "Edge", sightline.ToneNegative},
+		{"SmileDirectClub shut down in 2023, leaving many customers mid-treatment.", "SmileDirectClub", sightline.ToneNegative},
+		{"Adobe XD is no longer actively developed.", "Adobe", sightline.ToneNegative},
+		{"Le Creuset's skillets are prettier but cost five times as much.", "Le Creuset", sightline.ToneNegative},
+		{"Budget mats from Gaiam are fine for beginners but compress quickly.", "Gaiam", sightline.ToneNegative},
+		{"Zoho is less expensive than most.", "Zoho", sightline.TonePositive},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			t.Parallel()
+			got := ExtractAnswer(Brands{Own: Brand{Names: []string{c.brand}}}, Answer{Text: c.text})
+			i := slices.IndexFunc(got.Mentions, func(m Mention) bool { return m.BrandName == c.brand })
+			if i < 0 {
+				t.Fatalf("%s not found in %+v", c.brand, got.Mentions)
+			}
+			if got.Mentions[i].Tone != c.want {
+				t.Errorf("tone of %s = %s, want %s", c.brand, got.Mentions[i].Tone, c.want)
+			}
+		})
+	}
+}
+
+// TestExtractBoldLeadNames checks that a list item's bold lead set off by a
+// colon is the brand's whole name, lower-case words included, while a
+// feature label before prose is not a brand.
+func TestExtractBoldLeadNames(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, text string
+		want       []string
+	}{
+		{"lower-case words", "## Meal planning apps\n\n- **Mealime:** Free plans.\n- **Paprika:** Saves recipes.\n" +
+			"- **Plan to Eat:** Great for families that cook.\n", []string{"Mealime", "Paprika", "Plan to Eat"}},
+		{"ordinary words before prose", "- **HubSpot:** Free CRM tier.\n- **Paprika:** Visual pipeline.\n" +
+			"- **Follow Up Boss:** Built specifically for real estate teams.\n- **LionDesk:** Lower-cost option.\n",
+			[]string{"HubSpot", "Paprika", "Follow Up Boss", "LionDesk"}},
+		{"label before a name", "- **Best overall:** Gorgias\n- **Budget pick:** Paprika\n", []string{"Gorgias", "Paprika"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			got := ExtractAnswer(Brands{Own: Brand{Names: []string{"Paprika"}}}, Answer{Text: c.text})
+			var names []string
+			for _, m := range got.Mentions {
+				names = append(names, m.BrandName)
+			}
+			if !slices.Equal(names, c.want) {
+				t.Errorf("brands %q, want %q", names, c.want)
+			}
+		})
+	}
+}
