@@ -71,18 +71,15 @@ func LookupKey(ctx context.Context, db DBTX, secret string) (*APIKey, error) {
 	}
 	var k APIKey
 	var caps []string
-	err := db.QueryRow(ctx, `
+	err := scanOne(db.QueryRow(ctx, `
 		SELECT k.id, k.name, k.capabilities, k.all_organizations,
 		       coalesce(array(SELECT organization_id FROM api_key_organizations o WHERE o.api_key_id = k.id), '{}'),
 		       u.id, u.email, u.name
 		FROM api_keys k JOIN users u ON u.id = k.user_id
-		WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`, hashSecret(secret)).
-		Scan(&k.ID, &k.Name, &caps, &k.AllOrganizations, &k.OrganizationIDs, &k.User.ID, &k.User.Email, &k.User.Name)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, ErrKeyNotFound
-	}
+		WHERE k.secret_hash = $1 AND k.revoked_at IS NULL`, hashSecret(secret)), ErrKeyNotFound, "looking up api key",
+		&k.ID, &k.Name, &caps, &k.AllOrganizations, &k.OrganizationIDs, &k.User.ID, &k.User.Email, &k.User.Name)
 	if err != nil {
-		return nil, fmt.Errorf("looking up api key: %w", err)
+		return nil, err
 	}
 	for _, c := range caps {
 		k.Capabilities = append(k.Capabilities, sightline.Capability(c))

@@ -2,12 +2,10 @@ package oltp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/sightline/sightline"
 )
@@ -33,12 +31,10 @@ func CreateUser(ctx context.Context, db DBTX, email string, name *string) (uuid.
 
 func userIDByEmail(ctx context.Context, db DBTX, email string) (uuid.UUID, error) {
 	var id uuid.UUID
-	err := db.QueryRow(ctx, `SELECT id FROM users WHERE lower(email) = lower($1)`, email).Scan(&id)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return uuid.Nil, sightline.Errorf(sightline.CodeNotFound, "no user has email %q", email)
-	}
+	err := scanOne(db.QueryRow(ctx, `SELECT id FROM users WHERE lower(email) = lower($1)`, email),
+		sightline.Errorf(sightline.CodeNotFound, "no user has email %q", email), "finding user", &id)
 	if err != nil {
-		return uuid.Nil, fmt.Errorf("finding user: %w", err)
+		return uuid.Nil, err
 	}
 	return id, nil
 }

@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -114,17 +113,16 @@ func ClaimConfirmation(ctx context.Context, tx pgx.Tx, token string, b Confirmat
 	var stored ConfirmationBinding
 	var orgID uuid.NullUUID
 	var used, expired bool
-	err = tx.QueryRow(ctx, `
+	err = scanOne(tx.QueryRow(ctx, `
 		SELECT action, organization_id, body_hash, api_key_id, effects_digest,
 		       used_at IS NOT NULL, expires_at <= now()
 		FROM operation_confirmations WHERE token_hash = $1
-		FOR UPDATE`, hashSecret(token)).
-		Scan(&stored.Action, &orgID, &stored.BodyHash, &stored.APIKeyID, &effectsDigest, &used, &expired)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, sightline.Errorf(sightline.CodeConfirmationInvalid, "The confirmation token is unknown; request a new preview.")
-	}
+		FOR UPDATE`, hashSecret(token)),
+		sightline.Errorf(sightline.CodeConfirmationInvalid, "The confirmation token is unknown; request a new preview."),
+		"reading confirmation",
+		&stored.Action, &orgID, &stored.BodyHash, &stored.APIKeyID, &effectsDigest, &used, &expired)
 	if err != nil {
-		return nil, fmt.Errorf("reading confirmation: %w", err)
+		return nil, err
 	}
 	stored.OrganizationID = orgID.UUID
 	switch {

@@ -161,6 +161,19 @@ func queryOne[T any](ctx context.Context, db DBTX, notFound error, doing, query 
 	return &v, nil
 }
 
+// scanOne scans the one row of a QueryRow into dest. No row is notFound;
+// any other failure is wrapped with doing.
+func scanOne(row pgx.Row, notFound error, doing string, dest ...any) error {
+	err := row.Scan(dest...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return notFound
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", doing, err)
+	}
+	return nil
+}
+
 // setOf is the set of the values of s.
 func setOf[K comparable](s []K) map[K]bool {
 	out := make(map[K]bool, len(s))

@@ -2,12 +2,10 @@ package oltp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/sightline/sightline"
 )
@@ -57,18 +55,7 @@ func currentSubscription(ctx context.Context, db DBTX, organizationID uuid.UUID,
 	if lock {
 		query += " FOR UPDATE"
 	}
-	rows, err := db.Query(ctx, query, organizationID)
-	if err != nil {
-		return nil, fmt.Errorf("reading subscription: %w", err)
-	}
-	sub, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[subscriptionRow])
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading subscription: %w", err)
-	}
-	return &sub, nil
+	return queryOne[subscriptionRow](ctx, db, nil, "reading subscription", query, organizationID)
 }
 
 // Subscription is the organization's most recent contract in any state;
@@ -155,21 +142,11 @@ type MembershipStats struct {
 // GetMembershipStats returns the last computed snapshot, or
 // organization_membership_stats_not_found before the first computation.
 func GetMembershipStats(ctx context.Context, db DBTX, organizationID uuid.UUID) (*MembershipStats, error) {
-	rows, err := db.Query(ctx, `
+	return queryOne[MembershipStats](ctx, db, sightline.Errorf(sightline.CodeMembershipStatsNotFound,
+		"Membership stats have not been computed for this organization yet; they are refreshed periodically."),
+		"reading membership stats", `
 		SELECT computed_at, total_members_count, total_projects_count, pending_invitations_count
 		FROM organization_membership_stats WHERE organization_id = $1`, organizationID)
-	if err != nil {
-		return nil, fmt.Errorf("reading membership stats: %w", err)
-	}
-	stats, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[MembershipStats])
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, sightline.Errorf(sightline.CodeMembershipStatsNotFound,
-			"Membership stats have not been computed for this organization yet; they are refreshed periodically.")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading membership stats: %w", err)
-	}
-	return &stats, nil
 }
 
 // RefreshMembershipStats recomputes the snapshot of every organization:
@@ -268,24 +245,14 @@ const projectionSelect = `
 // reached by the periodic refresh is computed live, so the answer is never
 // empty; computedAt then says now.
 func GetProjectedChecks(ctx context.Context, db DBTX, organizationID uuid.UUID) (*ProjectedChecks, error) {
-	rows, err := db.Query(ctx, `
+	return queryOne[ProjectedChecks](ctx, db, sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found."),
+		"reading projected checks", `
 		SELECT active_tracked_query_count, projected_monthly_checks, computed_at
 		FROM organization_projected_checks WHERE organization_id = $1
 		UNION ALL
 		SELECT active_tracked_query_count, projected_monthly_checks, computed_at FROM (`+projectionSelect+`
 		    WHERE o.id = $1 GROUP BY o.id) live
 		WHERE NOT EXISTS (SELECT 1 FROM organization_projected_checks WHERE organization_id = $1)`, organizationID)
-	if err != nil {
-		return nil, fmt.Errorf("reading projected checks: %w", err)
-	}
-	p, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[ProjectedChecks])
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found.")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading projected checks: %w", err)
-	}
-	return &p, nil
 }
 
 // RefreshProjectedChecks recomputes the projection of every organization

@@ -173,19 +173,11 @@ type NewProject struct {
 // organization row stays locked FOR SHARE until the end, so that an
 // organization archive cannot miss the new project.
 func CreateProject(ctx context.Context, db DBTX, organizationID uuid.UUID, in NewProject) (*Project, error) {
-	var status string
-	err := db.QueryRow(ctx, `SELECT status FROM organizations WHERE id = $1 FOR SHARE`, organizationID).Scan(&status)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found.")
-	}
-	if err != nil {
-		return nil, fmt.Errorf("locking organization: %w", err)
-	}
-	if status != "active" {
-		return nil, sightline.Errorf(sightline.CodeProjectIsArchived, "The organization is archived; restore it first.")
+	if err := CheckOrganizationWritable(ctx, db, organizationID); err != nil {
+		return nil, err
 	}
 	projectID := uuid.Must(uuid.NewV7())
-	_, err = db.Exec(ctx, `
+	_, err := db.Exec(ctx, `
 		WITH p AS (INSERT INTO projects (id, organization_id, name) VALUES ($1, $2, $3) RETURNING id)
 		INSERT INTO brand_profiles (project_id, id, website_domains, brand_names)
 		SELECT id, $4, $5, $6 FROM p`,
@@ -208,18 +200,16 @@ func CreateProject(ctx context.Context, db DBTX, organizationID uuid.UUID, in Ne
 // upgrade. The organization row is locked FOR SHARE, as for every write.
 func LockProjectScope(ctx context.Context, db DBTX, organizationID, projectID uuid.UUID) (*ProjectScope, error) {
 	var p ProjectScope
-	err := db.QueryRow(ctx, `
+	err := scanOne(db.QueryRow(ctx, `
 		SELECT p.id, p.organization_id, p.status, p.archived_by, o.status,
 		       EXISTS (SELECT 1 FROM brand_profiles b WHERE b.project_id = p.id)
 		FROM projects p JOIN organizations o ON o.id = p.organization_id
 		WHERE p.id = $1 AND p.organization_id = $2
-		FOR NO KEY UPDATE OF p FOR SHARE OF o`, projectID, organizationID).
-		Scan(&p.ID, &p.OrganizationID, &p.Status, &p.ArchivedBy, &p.OrganizationStatus, &p.HasBrandProfile)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, sightline.Errorf(sightline.CodeProjectNotFound, "Project not found.")
-	}
+		FOR NO KEY UPDATE OF p FOR SHARE OF o`, projectID, organizationID),
+		sightline.Errorf(sightline.CodeProjectNotFound, "Project not found."), "locking project",
+		&p.ID, &p.OrganizationID, &p.Status, &p.ArchivedBy, &p.OrganizationStatus, &p.HasBrandProfile)
 	if err != nil {
-		return nil, fmt.Errorf("locking project: %w", err)
+		return nil, err
 	}
 	return &p, nil
 }

@@ -186,14 +186,12 @@ func HasEntitledSubscription(ctx context.Context, db DBTX, organizationID uuid.U
 // CheckOrganizationWritable locks the organization FOR SHARE until the
 // transaction ends and refuses an archived one (409), so that an archive
 // cannot slip between this check and the write that depends on it.
-func CheckOrganizationWritable(ctx context.Context, tx pgx.Tx, organizationID uuid.UUID) error {
+func CheckOrganizationWritable(ctx context.Context, db DBTX, organizationID uuid.UUID) error {
 	var status string
-	err := tx.QueryRow(ctx, `SELECT status FROM organizations WHERE id = $1 FOR SHARE`, organizationID).Scan(&status)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found.")
-	}
+	err := scanOne(db.QueryRow(ctx, `SELECT status FROM organizations WHERE id = $1 FOR SHARE`, organizationID),
+		sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found."), "locking organization", &status)
 	if err != nil {
-		return fmt.Errorf("reading organization: %w", err)
+		return err
 	}
 	if status != "active" {
 		return sightline.Errorf(sightline.CodeProjectIsArchived, "The organization is archived; restore it first.")

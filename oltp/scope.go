@@ -2,12 +2,9 @@ package oltp
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/sightline/sightline"
 )
@@ -41,13 +38,11 @@ func LoadProjectScope(ctx context.Context, db DBTX, organizationID, projectID uu
 		query += ` FOR SHARE OF p, o`
 	}
 	var p ProjectScope
-	err := db.QueryRow(ctx, query, projectID, organizationID).
-		Scan(&p.ID, &p.OrganizationID, &p.Status, &p.ArchivedBy, &p.OrganizationStatus, &p.HasBrandProfile, &p.DataDirtySince)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, sightline.Errorf(sightline.CodeProjectNotFound, "Project not found.")
-	}
+	err := scanOne(db.QueryRow(ctx, query, projectID, organizationID),
+		sightline.Errorf(sightline.CodeProjectNotFound, "Project not found."), "loading project",
+		&p.ID, &p.OrganizationID, &p.Status, &p.ArchivedBy, &p.OrganizationStatus, &p.HasBrandProfile, &p.DataDirtySince)
 	if err != nil {
-		return nil, fmt.Errorf("loading project: %w", err)
+		return nil, err
 	}
 	return &p, nil
 }
