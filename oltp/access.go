@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/sightline/sightline"
 )
@@ -91,15 +90,12 @@ func LookupKey(ctx context.Context, db DBTX, secret string) (*APIKey, error) {
 // is active, and ok=false when there is none (or it is suspended). It is read
 // on every request, so a suspension or a lowered role applies at once.
 func MemberRole(ctx context.Context, db DBTX, organizationID, userID uuid.UUID) (role sightline.Role, ok bool, err error) {
-	err = db.QueryRow(ctx, `
+	ok, err = scanFound(db.QueryRow(ctx, `
 		SELECT role FROM memberships
 		WHERE organization_id = $1 AND user_id = $2 AND status = 'active'`,
-		organizationID, userID).Scan(&role)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, fmt.Errorf("reading membership: %w", err)
+		organizationID, userID), "reading membership", &role)
+	if err != nil || !ok {
+		return "", false, err
 	}
 	return role, true, nil
 }

@@ -2,8 +2,6 @@ package oltp
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/google/uuid"
@@ -60,18 +58,18 @@ type Budget struct {
 // deadlock.
 func LockBudget(ctx context.Context, tx pgx.Tx, organizationID uuid.UUID) (*Budget, error) {
 	var b Budget
-	err := tx.QueryRow(ctx, `
+	found, err := scanFound(tx.QueryRow(ctx, `
 		SELECT s.id, `+entitledSubscription+`,
 		       coalesce(s.grace_until > now(), false),
 		       s.check_budget - s.checks_used - s.checks_reserved
 		FROM subscriptions s WHERE s.organization_id = $1
 		ORDER BY s.created_at DESC, s.id DESC LIMIT 1
-		FOR UPDATE`, organizationID).Scan(&b.SubscriptionID, &b.Entitled, &b.InGrace, &b.Available)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return &Budget{}, nil
-	}
+		FOR UPDATE`, organizationID), "locking check budget", &b.SubscriptionID, &b.Entitled, &b.InGrace, &b.Available)
 	if err != nil {
-		return nil, fmt.Errorf("locking check budget: %w", err)
+		return nil, err
+	}
+	if !found {
+		return &Budget{}, nil
 	}
 	if b.Entitled {
 		b.InGrace = false

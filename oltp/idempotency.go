@@ -2,7 +2,6 @@ package oltp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -59,17 +58,15 @@ func GetIdempotencyRecord(ctx context.Context, db DBTX, apiKeyID uuid.UUID, key 
 	var status *int
 	var typ *string
 	var ageSeconds float64
-	err := db.QueryRow(ctx, `
+	found, err := scanFound(db.QueryRow(ctx, `
 		SELECT method, path, request_hash, outcome, response_status, response_type, response_body,
 		       extract(epoch FROM now() - created_at)::float8
 		FROM idempotency_records
-		WHERE api_key_id = $1 AND idempotency_key = $2 AND expires_at > now()`, apiKeyID, key).
-		Scan(&r.Method, &r.Path, &r.RequestHash, &r.Outcome, &status, &typ, &r.ResponseBody, &ageSeconds)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading idempotency record: %w", err)
+		WHERE api_key_id = $1 AND idempotency_key = $2 AND expires_at > now()`, apiKeyID, key),
+		"reading idempotency record",
+		&r.Method, &r.Path, &r.RequestHash, &r.Outcome, &status, &typ, &r.ResponseBody, &ageSeconds)
+	if err != nil || !found {
+		return nil, err
 	}
 	if status != nil {
 		r.ResponseStatus = *status

@@ -161,17 +161,26 @@ func queryOne[T any](ctx context.Context, db DBTX, notFound error, doing, query 
 	return &v, nil
 }
 
-// scanOne scans the one row of a QueryRow into dest. No row is notFound;
-// any other failure is wrapped with doing.
-func scanOne(row pgx.Row, notFound error, doing string, dest ...any) error {
+// scanFound scans the row of a QueryRow into dest and reports whether
+// there was one. A failure is wrapped with doing.
+func scanFound(row pgx.Row, doing string, dest ...any) (bool, error) {
 	err := row.Scan(dest...)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return notFound
+		return false, nil
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", doing, err)
+		return false, fmt.Errorf("%s: %w", doing, err)
 	}
-	return nil
+	return true, nil
+}
+
+// scanOne is scanFound for a row that must exist: no row is notFound.
+func scanOne(row pgx.Row, notFound error, doing string, dest ...any) error {
+	found, err := scanFound(row, doing, dest...)
+	if err == nil && !found {
+		return notFound
+	}
+	return err
 }
 
 // setOf is the set of the values of s.

@@ -2,7 +2,6 @@ package oltp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	sq "github.com/Masterminds/squirrel"
@@ -336,12 +335,10 @@ func BeginCascade(ctx context.Context, db DBTX, projectID uuid.UUID, subject str
 func FinishCascade(ctx context.Context, db TxBeginner, projectID, cascadeID uuid.UUID) error {
 	return pgx.BeginFunc(ctx, db, func(tx pgx.Tx) error {
 		var locked uuid.UUID
-		err := tx.QueryRow(ctx, `SELECT id FROM projects WHERE id = $1 FOR NO KEY UPDATE`, projectID).Scan(&locked)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("locking project: %w", err)
+		found, err := scanFound(tx.QueryRow(ctx, `SELECT id FROM projects WHERE id = $1 FOR NO KEY UPDATE`, projectID),
+			"locking project", &locked)
+		if err != nil || !found {
+			return err
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM project_cascades WHERE id = $2 AND project_id = $1`, projectID, cascadeID); err != nil {
 			return fmt.Errorf("finishing cascade: %w", err)

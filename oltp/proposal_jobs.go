@@ -3,7 +3,6 @@ package oltp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -171,14 +170,11 @@ func DeleteExpiredProposalJobs(ctx context.Context, db DBTX) (int64, error) {
 // its period, no cancellation in effect.
 func HasEntitledSubscription(ctx context.Context, db DBTX, organizationID uuid.UUID) (bool, error) {
 	var entitled bool
-	err := db.QueryRow(ctx, `
+	found, err := scanFound(db.QueryRow(ctx, `
 		SELECT `+entitledSubscription+` FROM subscriptions s WHERE s.organization_id = $1
-		ORDER BY s.created_at DESC, s.id DESC LIMIT 1`, organizationID).Scan(&entitled)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("reading subscription: %w", err)
+		ORDER BY s.created_at DESC, s.id DESC LIMIT 1`, organizationID), "reading subscription", &entitled)
+	if err != nil || !found {
+		return false, err
 	}
 	return entitled, nil
 }

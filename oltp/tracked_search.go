@@ -2,7 +2,6 @@ package oltp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	sq "github.com/Masterminds/squirrel"
@@ -164,12 +163,10 @@ func RefreshTrackedQuerySearch(ctx context.Context, db interface {
 			return fmt.Errorf("locking project search rows: %w", err)
 		}
 		var revision int64
-		err := tx.QueryRow(ctx, `SELECT revision FROM tracked_query_search_pending WHERE project_id = $1`, projectID).Scan(&revision)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("reading search revision: %w", err)
+		found, err := scanFound(tx.QueryRow(ctx, `SELECT revision FROM tracked_query_search_pending WHERE project_id = $1`,
+			projectID), "reading search revision", &revision)
+		if err != nil || !found {
+			return err
 		}
 		refreshed = true
 		if _, err := tx.Exec(ctx, `
