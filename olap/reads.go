@@ -87,19 +87,13 @@ type AIAnswerSource struct {
 // them.
 func (r Reader) AIAnswers(ctx context.Context, f ReadFilter) ([]AIAnswer, int, error) {
 	where, args := f.where()
-	total, err := r.count(ctx, "counting ai answers", `SELECT count() FROM ai_answers FINAL WHERE `+where, args)
-	if err != nil || total == 0 {
-		return []AIAnswer{}, total, err
-	}
-	page := []AIAnswer{}
-	err = scanRows(ctx, r.Conn, "reading ai answers", `
+	return readPage(ctx, r, f, "ai answers", `SELECT count() FROM ai_answers FINAL WHERE `+where, `
 		SELECT id, tracked_query_id, query_text, engine, country, nullIf(locale, ''), pass_index, pass_count,
 		       captured_at, response_text, citations.position, citations.url, citations.domain, citations.title,
 		       citations.unresolved
 		FROM ai_answers FINAL
 		WHERE `+where+`
-		ORDER BY captured_at `+f.direction()+`, tracked_query_id, run_id, pass_index
-		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset), func(rows driver.Rows) error {
+		ORDER BY captured_at `+f.direction()+`, tracked_query_id, run_id, pass_index`, args, func(rows driver.Rows) (AIAnswer, error) {
 		var (
 			a                     AIAnswer
 			engine                string
@@ -110,7 +104,7 @@ func (r Reader) AIAnswers(ctx context.Context, f ReadFilter) ([]AIAnswer, int, e
 		)
 		if err := rows.Scan(&a.ID, &a.TrackedQueryID, &a.QueryText, &engine, &a.Country, &a.Locale, &passIndex,
 			&passCount, &a.CapturedAt, &a.ResponseText, &positions, &urls, &domains, &titles, &unresolved); err != nil {
-			return err
+			return a, err
 		}
 		a.Engine, a.PassIndex, a.PassCount = sightline.Engine(engine), int(passIndex), int(passCount)
 		a.CitedSources = make([]AIAnswerSource, len(positions))
@@ -118,13 +112,8 @@ func (r Reader) AIAnswers(ctx context.Context, f ReadFilter) ([]AIAnswer, int, e
 			a.CitedSources[i] = AIAnswerSource{Position: int(positions[i]), URL: urls[i], Domain: domains[i],
 				Title: nonEmpty(titles[i]), Unresolved: unresolved[i]}
 		}
-		page = append(page, a)
-		return nil
+		return a, nil
 	})
-	if err != nil {
-		return nil, 0, err
-	}
-	return page, total, nil
 }
 
 // SearchSnapshot is a captured search page (google_serp): its organic
@@ -188,29 +177,16 @@ func (r Reader) snapshotHeads(ctx context.Context, engine sightline.Engine, f Re
 	where, args := f.where()
 	where += " AND engine = ? AND relation = 'own'"
 	args = append(args, string(engine))
-	total, err := r.count(ctx, "counting "+string(engine)+" snapshots", `SELECT count() FROM rank_rows FINAL WHERE `+where, args)
-	if err != nil || total == 0 {
-		return nil, total, err
-	}
 	dir := f.direction()
-	var heads []snapshotHead
-	err = scanRows(ctx, r.Conn, "reading "+string(engine)+" snapshots", `
+	return readPage(ctx, r, f, string(engine)+" snapshots", `SELECT count() FROM rank_rows FINAL WHERE `+where, `
 		SELECT capture_id, tracked_query_id, query_text, country, captured_at
 		FROM rank_rows FINAL
 		WHERE `+where+`
-		ORDER BY captured_at `+dir+`, toString(capture_id) `+dir+`
-		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset), func(rows driver.Rows) error {
+		ORDER BY captured_at `+dir+`, toString(capture_id) `+dir, args, func(rows driver.Rows) (snapshotHead, error) {
 		var h snapshotHead
-		if err := rows.Scan(&h.id, &h.trackedQueryID, &h.queryText, &h.country, &h.capturedAt); err != nil {
-			return err
-		}
-		heads = append(heads, h)
-		return nil
+		err := rows.Scan(&h.id, &h.trackedQueryID, &h.queryText, &h.country, &h.capturedAt)
+		return h, err
 	})
-	if err != nil {
-		return nil, 0, err
-	}
-	return heads, total, nil
 }
 
 // itemsWhere selects the items of the snapshots in heads: the project, the
@@ -248,40 +224,35 @@ func (r Reader) SearchSnapshots(ctx context.Context, f ReadFilter) ([]SearchSnap
 	if err != nil || len(heads) == 0 {
 		return []SearchSnapshot{}, total, err
 	}
-	page := make([]SearchSnapshot, len(heads))
-	index := make(map[uuid.UUID]int, len(heads))
-	for i, h := range heads {
-		page[i] = SearchSnapshot{ID: h.id, TrackedQueryID: h.trackedQueryID, QueryText: h.queryText, Country: h.country,
-			CapturedAt: sightline.Timestamp{Time: h.capturedAt}, Results: []SearchSnapshotResult{}}
-		index[h.id] = i
-	}
 	where, args := itemsWhere(f.ProjectID, heads)
-	err = scanRows(ctx, r.Conn, "reading search results", `
+	results, err := itemsBySnapshot(ctx, r, heads, "reading search results", `
 		SELECT snapshot_id, rank, url, domain, title, nullIf(snippet, ''), rating, rating_votes, unresolved
 		FROM search_results FINAL
 		WHERE `+where+`
-		ORDER BY snapshot_id, rank, id`, args, func(rows driver.Rows) error {
+		ORDER BY snapshot_id, rank, id`, args, func(rows driver.Rows, snapshot *uuid.UUID) (SearchSnapshotResult, error) {
 		var (
-			snapshot uuid.UUID
-			rank     uint16
-			votes    *uint32
-			res      SearchSnapshotResult
+			res   SearchSnapshotResult
+			rank  uint16
+			votes *uint32
 		)
-		if err := rows.Scan(&snapshot, &rank, &res.URL, &res.Domain, &res.Title, &res.Snippet, &res.Rating, &votes,
+		if err := rows.Scan(snapshot, &rank, &res.URL, &res.Domain, &res.Title, &res.Snippet, &res.Rating, &votes,
 			&res.Unresolved); err != nil {
-			return err
+			return res, err
 		}
 		res.Rank = int(rank)
 		if votes != nil {
 			v := int(*votes)
 			res.RatingVotes = &v
 		}
-		i := index[snapshot]
-		page[i].Results = append(page[i].Results, res)
-		return nil
+		return res, nil
 	})
 	if err != nil {
 		return nil, 0, err
+	}
+	page := make([]SearchSnapshot, len(heads))
+	for i, h := range heads {
+		page[i] = SearchSnapshot{ID: h.id, TrackedQueryID: h.trackedQueryID, QueryText: h.queryText, Country: h.country,
+			CapturedAt: sightline.Timestamp{Time: h.capturedAt}, Results: results[i]}
 	}
 	return page, total, nil
 }
@@ -293,38 +264,58 @@ func (r Reader) ShoppingSnapshots(ctx context.Context, f ReadFilter) ([]Shopping
 	if err != nil || len(heads) == 0 {
 		return []ShoppingSnapshot{}, total, err
 	}
-	page := make([]ShoppingSnapshot, len(heads))
-	index := make(map[uuid.UUID]int, len(heads))
-	for i, h := range heads {
-		page[i] = ShoppingSnapshot{ID: h.id, TrackedQueryID: h.trackedQueryID, QueryText: h.queryText, Country: h.country,
-			CapturedAt: sightline.Timestamp{Time: h.capturedAt}, Offers: []ShoppingSnapshotOffer{}}
-		index[h.id] = i
-	}
 	where, args := itemsWhere(f.ProjectID, heads)
-	err = scanRows(ctx, r.Conn, "reading shopping offers", `
+	offers, err := itemsBySnapshot(ctx, r, heads, "reading shopping offers", `
 		SELECT snapshot_id, rank, title, price, currency, nullIf(product_id, ''), merchant, nullIf(domain, ''),
 		       nullIf(url, '')
 		FROM shopping_offers FINAL
 		WHERE `+where+`
-		ORDER BY snapshot_id, rank, id`, args, func(rows driver.Rows) error {
+		ORDER BY snapshot_id, rank, id`, args, func(rows driver.Rows, snapshot *uuid.UUID) (ShoppingSnapshotOffer, error) {
 		var (
-			snapshot uuid.UUID
-			rank     uint16
-			o        ShoppingSnapshotOffer
+			o    ShoppingSnapshotOffer
+			rank uint16
 		)
-		if err := rows.Scan(&snapshot, &rank, &o.Title, &o.Price, &o.Currency, &o.ProductID, &o.Merchant, &o.Domain,
+		if err := rows.Scan(snapshot, &rank, &o.Title, &o.Price, &o.Currency, &o.ProductID, &o.Merchant, &o.Domain,
 			&o.URL); err != nil {
-			return err
+			return o, err
 		}
 		o.Rank = int(rank)
-		i := index[snapshot]
-		page[i].Offers = append(page[i].Offers, o)
-		return nil
+		return o, nil
 	})
 	if err != nil {
 		return nil, 0, err
 	}
+	page := make([]ShoppingSnapshot, len(heads))
+	for i, h := range heads {
+		page[i] = ShoppingSnapshot{ID: h.id, TrackedQueryID: h.trackedQueryID, QueryText: h.queryText, Country: h.country,
+			CapturedAt: sightline.Timestamp{Time: h.capturedAt}, Offers: offers[i]}
+	}
 	return page, total, nil
+}
+
+// itemsBySnapshot reads the items of the snapshots in heads with query,
+// whose rows scan turns into an item and the id of its snapshot. The items
+// come back per head, in the order of heads and of the query; a snapshot
+// without any has an empty list.
+func itemsBySnapshot[T any](ctx context.Context, r Reader, heads []snapshotHead, doing, query string, args []any,
+	scan func(rows driver.Rows, snapshot *uuid.UUID) (T, error)) ([][]T, error) {
+	items := make([][]T, len(heads))
+	index := make(map[uuid.UUID]int, len(heads))
+	for i, h := range heads {
+		items[i] = []T{}
+		index[h.id] = i
+	}
+	err := scanRows(ctx, r.Conn, doing, query, args, func(rows driver.Rows) error {
+		var snapshot uuid.UUID
+		item, err := scan(rows, &snapshot)
+		if err != nil {
+			return err
+		}
+		i := index[snapshot]
+		items[i] = append(items[i], item)
+		return nil
+	})
+	return items, err
 }
 
 // MentionMatch is a brand an AI answer names, as stored when the answer
@@ -351,19 +342,13 @@ type MentionMatch struct {
 // citations), so no citation-only row can appear.
 func (r Reader) MentionMatches(ctx context.Context, f ReadFilter) ([]MentionMatch, int, error) {
 	where, args := f.where()
-	total, err := r.count(ctx, "counting mention matches", `SELECT count() FROM mentions FINAL WHERE `+where, args)
-	if err != nil || total == 0 {
-		return []MentionMatch{}, total, err
-	}
 	dir := f.direction()
-	page := []MentionMatch{}
-	err = scanRows(ctx, r.Conn, "reading mention matches", `
+	return readPage(ctx, r, f, "mention matches", `SELECT count() FROM mentions FINAL WHERE `+where, `
 		SELECT id, answer_id, captured_at, engine, brand_name, competitor_id, relation, position, mention_type, tone,
 		       qualifier, mention_text
 		FROM mentions FINAL
 		WHERE `+where+`
-		ORDER BY captured_at `+dir+`, toString(id) `+dir+`
-		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset), func(rows driver.Rows) error {
+		ORDER BY captured_at `+dir+`, toString(id) `+dir, args, func(rows driver.Rows) (MentionMatch, error) {
 		var (
 			m                                         MentionMatch
 			position                                  uint16
@@ -371,17 +356,12 @@ func (r Reader) MentionMatches(ctx context.Context, f ReadFilter) ([]MentionMatc
 		)
 		if err := rows.Scan(&m.ID, &m.AIResponseID, &m.DetectedAt, &engine, &m.BrandName, &m.CompetitorID, &relation,
 			&position, &mentionType, &tone, &qual, &m.MentionText); err != nil {
-			return err
+			return m, err
 		}
 		m.Engine, m.MentionRelation, m.MentionPosition = sightline.Engine(engine), sightline.Relation(relation), int(position)
 		m.MentionType, m.Sentiment, m.Qualifier = sightline.MentionType(mentionType), sightline.Tone(tone), sightline.Qualifier(qual)
-		page = append(page, m)
-		return nil
+		return m, nil
 	})
-	if err != nil {
-		return nil, 0, err
-	}
-	return page, total, nil
 }
 
 // SerpMatch is an organic result on the own brand's or a tracked
@@ -402,42 +382,51 @@ type SerpMatch struct {
 func (r Reader) SerpMatches(ctx context.Context, f ReadFilter) ([]SerpMatch, int, error) {
 	where, args := f.where()
 	where += " AND relation IN ('own', 'tracked-competitor')"
-	total, err := r.count(ctx, "counting serp matches", `SELECT count() FROM search_results FINAL WHERE `+where, args)
-	if err != nil || total == 0 {
-		return []SerpMatch{}, total, err
-	}
 	dir := f.direction()
-	page := []SerpMatch{}
-	err = scanRows(ctx, r.Conn, "reading serp matches", `
+	return readPage(ctx, r, f, "serp matches", `SELECT count() FROM search_results FINAL WHERE `+where, `
 		SELECT id, snapshot_id, captured_at, rank, url, domain, competitor_id
 		FROM search_results FINAL
 		WHERE `+where+`
-		ORDER BY captured_at `+dir+`, toString(id) `+dir+`
-		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset), func(rows driver.Rows) error {
+		ORDER BY captured_at `+dir+`, toString(id) `+dir, args, func(rows driver.Rows) (SerpMatch, error) {
 		var (
 			m    SerpMatch
 			rank uint16
 		)
 		if err := rows.Scan(&m.ID, &m.SnapshotID, &m.DetectedAt, &rank, &m.URL, &m.Domain, &m.CompetitorID); err != nil {
-			return err
+			return m, err
 		}
 		m.Rank = int(rank)
-		page = append(page, m)
+		return m, nil
+	})
+}
+
+// readPage counts the rows count selects and reads the page of them f asks
+// for with query (its ORDER BY last; readPage adds LIMIT and OFFSET), both
+// taking args; scan turns a row into a T. what names the rows in errors
+// ("mention matches"). An empty page is an empty slice, never nil.
+func readPage[T any](ctx context.Context, r Reader, f ReadFilter, what, count, query string, args []any,
+	scan func(driver.Rows) (T, error)) ([]T, int, error) {
+	var n uint64
+	if err := r.Conn.QueryRow(ctx, count, args...).Scan(&n); err != nil {
+		return nil, 0, fmt.Errorf("counting %s: %w", what, err)
+	}
+	page := []T{}
+	if n == 0 {
+		return page, 0, nil
+	}
+	err := scanRows(ctx, r.Conn, "reading "+what, query+`
+		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset), func(rows driver.Rows) error {
+		v, err := scan(rows)
+		if err != nil {
+			return err
+		}
+		page = append(page, v)
 		return nil
 	})
 	if err != nil {
 		return nil, 0, err
 	}
-	return page, total, nil
-}
-
-// count runs a SELECT count() query.
-func (r Reader) count(ctx context.Context, what, query string, args []any) (int, error) {
-	var n uint64
-	if err := r.Conn.QueryRow(ctx, query, args...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("%s: %w", what, err)
-	}
-	return int(n), nil
+	return page, int(n), nil
 }
 
 // nonEmpty is nil for "", which the capture tables store for "none".
