@@ -116,15 +116,20 @@ func (r Reader) AIAnswers(ctx context.Context, f ReadFilter) ([]AIAnswer, int, e
 	})
 }
 
+// Snapshot is a captured search or shopping page without its items.
+type Snapshot struct {
+	ID             uuid.UUID           `json:"id"`
+	TrackedQueryID uuid.UUID           `json:"trackedQueryId"`
+	QueryText      string              `json:"queryText"`
+	Country        string              `json:"country"`
+	CapturedAt     sightline.Timestamp `json:"capturedAt"`
+}
+
 // SearchSnapshot is a captured search page (google_serp): its organic
 // results in rank order, possibly none.
 type SearchSnapshot struct {
-	ID             uuid.UUID              `json:"id"`
-	TrackedQueryID uuid.UUID              `json:"trackedQueryId"`
-	QueryText      string                 `json:"queryText"`
-	Country        string                 `json:"country"`
-	CapturedAt     sightline.Timestamp    `json:"capturedAt"`
-	Results        []SearchSnapshotResult `json:"results"`
+	Snapshot
+	Results []SearchSnapshotResult `json:"results"`
 }
 
 // SearchSnapshotResult is one organic result of a search page.
@@ -142,12 +147,8 @@ type SearchSnapshotResult struct {
 // ShoppingSnapshot is a captured shopping page (google_shopping): its
 // offers in rank order, possibly none, possibly in several currencies.
 type ShoppingSnapshot struct {
-	ID             uuid.UUID               `json:"id"`
-	TrackedQueryID uuid.UUID               `json:"trackedQueryId"`
-	QueryText      string                  `json:"queryText"`
-	Country        string                  `json:"country"`
-	CapturedAt     sightline.Timestamp     `json:"capturedAt"`
-	Offers         []ShoppingSnapshotOffer `json:"offers"`
+	Snapshot
+	Offers []ShoppingSnapshotOffer `json:"offers"`
 }
 
 // ShoppingSnapshotOffer is one offer of a shopping page.
@@ -162,18 +163,11 @@ type ShoppingSnapshotOffer struct {
 	URL       *string `json:"url"`
 }
 
-// snapshotHead is a snapshot without its items.
-type snapshotHead struct {
-	id, trackedQueryID uuid.UUID
-	queryText, country string
-	capturedAt         time.Time
-}
-
 // snapshotHeads pages through the project's completed passes of engine.
 // Their own rank_rows row is the record of a completed pass (every pass
 // has one, written after the pass's other rows), so a page without a
 // single result or offer is still listed.
-func (r Reader) snapshotHeads(ctx context.Context, engine sightline.Engine, f ReadFilter) ([]snapshotHead, int, error) {
+func (r Reader) snapshotHeads(ctx context.Context, engine sightline.Engine, f ReadFilter) ([]Snapshot, int, error) {
 	where, args := f.where()
 	where += " AND engine = ? AND relation = 'own'"
 	args = append(args, string(engine))
@@ -182,30 +176,30 @@ func (r Reader) snapshotHeads(ctx context.Context, engine sightline.Engine, f Re
 		SELECT capture_id, tracked_query_id, query_text, country, captured_at
 		FROM rank_rows FINAL
 		WHERE `+where+`
-		ORDER BY captured_at `+dir+`, toString(capture_id) `+dir, args, func(rows driver.Rows) (snapshotHead, error) {
-		var h snapshotHead
-		err := rows.Scan(&h.id, &h.trackedQueryID, &h.queryText, &h.country, &h.capturedAt)
-		return h, err
+		ORDER BY captured_at `+dir+`, toString(capture_id) `+dir, args, func(rows driver.Rows) (Snapshot, error) {
+		var s Snapshot
+		err := rows.Scan(&s.ID, &s.TrackedQueryID, &s.QueryText, &s.Country, &s.CapturedAt)
+		return s, err
 	})
 }
 
 // itemsWhere selects the items of the snapshots in heads: the project, the
 // span of their capture times and their tracked queries (the head of the
 // sorting key), then their ids.
-func itemsWhere(projectID uuid.UUID, heads []snapshotHead) (string, []any) {
+func itemsWhere(projectID uuid.UUID, heads []Snapshot) (string, []any) {
 	ids := make([]uuid.UUID, len(heads))
 	var queries []uuid.UUID
-	first, last := heads[0].capturedAt, heads[0].capturedAt
+	first, last := heads[0].CapturedAt.Time, heads[0].CapturedAt.Time
 	for i, h := range heads {
-		ids[i] = h.id
-		if !slices.Contains(queries, h.trackedQueryID) {
-			queries = append(queries, h.trackedQueryID)
+		ids[i] = h.ID
+		if !slices.Contains(queries, h.TrackedQueryID) {
+			queries = append(queries, h.TrackedQueryID)
 		}
-		if h.capturedAt.Before(first) {
-			first = h.capturedAt
+		if h.CapturedAt.Before(first) {
+			first = h.CapturedAt.Time
 		}
-		if h.capturedAt.After(last) {
-			last = h.capturedAt
+		if h.CapturedAt.After(last) {
+			last = h.CapturedAt.Time
 		}
 	}
 	// The span only narrows the read (the ids decide); it is widened to
@@ -251,8 +245,7 @@ func (r Reader) SearchSnapshots(ctx context.Context, f ReadFilter) ([]SearchSnap
 	}
 	page := make([]SearchSnapshot, len(heads))
 	for i, h := range heads {
-		page[i] = SearchSnapshot{ID: h.id, TrackedQueryID: h.trackedQueryID, QueryText: h.queryText, Country: h.country,
-			CapturedAt: sightline.Timestamp{Time: h.capturedAt}, Results: results[i]}
+		page[i] = SearchSnapshot{Snapshot: h, Results: results[i]}
 	}
 	return page, total, nil
 }
@@ -287,8 +280,7 @@ func (r Reader) ShoppingSnapshots(ctx context.Context, f ReadFilter) ([]Shopping
 	}
 	page := make([]ShoppingSnapshot, len(heads))
 	for i, h := range heads {
-		page[i] = ShoppingSnapshot{ID: h.id, TrackedQueryID: h.trackedQueryID, QueryText: h.queryText, Country: h.country,
-			CapturedAt: sightline.Timestamp{Time: h.capturedAt}, Offers: offers[i]}
+		page[i] = ShoppingSnapshot{Snapshot: h, Offers: offers[i]}
 	}
 	return page, total, nil
 }
@@ -297,13 +289,13 @@ func (r Reader) ShoppingSnapshots(ctx context.Context, f ReadFilter) ([]Shopping
 // whose rows scan turns into an item and the id of its snapshot. The items
 // come back per head, in the order of heads and of the query; a snapshot
 // without any has an empty list.
-func itemsBySnapshot[T any](ctx context.Context, r Reader, heads []snapshotHead, doing, query string, args []any,
+func itemsBySnapshot[T any](ctx context.Context, r Reader, heads []Snapshot, doing, query string, args []any,
 	scan func(rows driver.Rows, snapshot *uuid.UUID) (T, error)) ([][]T, error) {
 	items := make([][]T, len(heads))
 	index := make(map[uuid.UUID]int, len(heads))
 	for i, h := range heads {
 		items[i] = []T{}
-		index[h.id] = i
+		index[h.ID] = i
 	}
 	err := scanRows(ctx, r.Conn, doing, query, args, func(rows driver.Rows) error {
 		var snapshot uuid.UUID
