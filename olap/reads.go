@@ -214,16 +214,9 @@ func itemsWhere(projectID uuid.UUID, heads []Snapshot) (string, []any) {
 // SearchSnapshots lists the project's captured search pages with their
 // results, newest first unless f.Ascending, and counts them.
 func (r Reader) SearchSnapshots(ctx context.Context, f ReadFilter) ([]SearchSnapshot, int, error) {
-	heads, total, err := r.snapshotHeads(ctx, sightline.EngineGoogleSERP, f)
-	if err != nil || len(heads) == 0 {
-		return []SearchSnapshot{}, total, err
-	}
-	where, args := itemsWhere(f.ProjectID, heads)
-	results, err := itemsBySnapshot(ctx, r, heads, "reading search results", `
+	return snapshotPage(ctx, r, sightline.EngineGoogleSERP, f, "reading search results", `
 		SELECT snapshot_id, rank, url, domain, title, nullIf(snippet, ''), rating, rating_votes, unresolved
-		FROM search_results FINAL
-		WHERE `+where+`
-		ORDER BY snapshot_id, rank, id`, args, func(rows driver.Rows, snapshot *uuid.UUID) (SearchSnapshotResult, error) {
+		FROM search_results FINAL`, func(rows driver.Rows, snapshot *uuid.UUID) (SearchSnapshotResult, error) {
 		var (
 			res   SearchSnapshotResult
 			rank  uint16
@@ -239,31 +232,18 @@ func (r Reader) SearchSnapshots(ctx context.Context, f ReadFilter) ([]SearchSnap
 			res.RatingVotes = &v
 		}
 		return res, nil
+	}, func(s Snapshot, results []SearchSnapshotResult) SearchSnapshot {
+		return SearchSnapshot{Snapshot: s, Results: results}
 	})
-	if err != nil {
-		return nil, 0, err
-	}
-	page := make([]SearchSnapshot, len(heads))
-	for i, h := range heads {
-		page[i] = SearchSnapshot{Snapshot: h, Results: results[i]}
-	}
-	return page, total, nil
 }
 
 // ShoppingSnapshots lists the project's captured shopping pages with their
 // offers, newest first unless f.Ascending, and counts them.
 func (r Reader) ShoppingSnapshots(ctx context.Context, f ReadFilter) ([]ShoppingSnapshot, int, error) {
-	heads, total, err := r.snapshotHeads(ctx, sightline.EngineGoogleShopping, f)
-	if err != nil || len(heads) == 0 {
-		return []ShoppingSnapshot{}, total, err
-	}
-	where, args := itemsWhere(f.ProjectID, heads)
-	offers, err := itemsBySnapshot(ctx, r, heads, "reading shopping offers", `
+	return snapshotPage(ctx, r, sightline.EngineGoogleShopping, f, "reading shopping offers", `
 		SELECT snapshot_id, rank, title, price, currency, nullIf(product_id, ''), merchant, nullIf(domain, ''),
 		       nullIf(url, '')
-		FROM shopping_offers FINAL
-		WHERE `+where+`
-		ORDER BY snapshot_id, rank, id`, args, func(rows driver.Rows, snapshot *uuid.UUID) (ShoppingSnapshotOffer, error) {
+		FROM shopping_offers FINAL`, func(rows driver.Rows, snapshot *uuid.UUID) (ShoppingSnapshotOffer, error) {
 		var (
 			o    ShoppingSnapshotOffer
 			rank uint16
@@ -274,30 +254,33 @@ func (r Reader) ShoppingSnapshots(ctx context.Context, f ReadFilter) ([]Shopping
 		}
 		o.Rank = int(rank)
 		return o, nil
+	}, func(s Snapshot, offers []ShoppingSnapshotOffer) ShoppingSnapshot {
+		return ShoppingSnapshot{Snapshot: s, Offers: offers}
 	})
-	if err != nil {
-		return nil, 0, err
-	}
-	page := make([]ShoppingSnapshot, len(heads))
-	for i, h := range heads {
-		page[i] = ShoppingSnapshot{Snapshot: h, Offers: offers[i]}
-	}
-	return page, total, nil
 }
 
-// itemsBySnapshot reads the items of the snapshots in heads with query,
-// whose rows scan turns into an item and the id of its snapshot. The items
-// come back per head, in the order of heads and of the query; a snapshot
-// without any has an empty list.
-func itemsBySnapshot[T any](ctx context.Context, r Reader, heads []Snapshot, doing, query string, args []any,
-	scan func(rows driver.Rows, snapshot *uuid.UUID) (T, error)) ([][]T, error) {
-	items := make([][]T, len(heads))
+// snapshotPage reads one page of engine's snapshots (snapshotHeads), then
+// their items: selectFrom is the items' SELECT ... FROM, which snapshotPage
+// narrows to the page's snapshots (itemsWhere) and orders by snapshot and
+// rank; scan turns a row into an item and the id of its snapshot. withItems
+// makes a page entry of a snapshot and its items, an empty list when it
+// has none.
+func snapshotPage[S, I any](ctx context.Context, r Reader, engine sightline.Engine, f ReadFilter, doing, selectFrom string,
+	scan func(rows driver.Rows, snapshot *uuid.UUID) (I, error), withItems func(Snapshot, []I) S) ([]S, int, error) {
+	heads, total, err := r.snapshotHeads(ctx, engine, f)
+	if err != nil || len(heads) == 0 {
+		return []S{}, total, err
+	}
+	items := make([][]I, len(heads))
 	index := make(map[uuid.UUID]int, len(heads))
 	for i, h := range heads {
-		items[i] = []T{}
+		items[i] = []I{}
 		index[h.ID] = i
 	}
-	err := scanRows(ctx, r.Conn, doing, query, args, func(rows driver.Rows) error {
+	where, args := itemsWhere(f.ProjectID, heads)
+	err = scanRows(ctx, r.Conn, doing, selectFrom+`
+		WHERE `+where+`
+		ORDER BY snapshot_id, rank, id`, args, func(rows driver.Rows) error {
 		var snapshot uuid.UUID
 		item, err := scan(rows, &snapshot)
 		if err != nil {
@@ -307,7 +290,14 @@ func itemsBySnapshot[T any](ctx context.Context, r Reader, heads []Snapshot, doi
 		items[i] = append(items[i], item)
 		return nil
 	})
-	return items, err
+	if err != nil {
+		return nil, 0, err
+	}
+	page := make([]S, len(heads))
+	for i, h := range heads {
+		page[i] = withItems(h, items[i])
+	}
+	return page, total, nil
 }
 
 // MentionMatch is a brand an AI answer names, as stored when the answer
