@@ -56,6 +56,13 @@ func (f ReadFilter) direction() string {
 	return "DESC"
 }
 
+// byCaptureTime is the ORDER BY of a listing newest first unless
+// f.Ascending, ties by idColumn in its text form in the same direction.
+func (f ReadFilter) byCaptureTime(idColumn string) string {
+	dir := f.direction()
+	return "captured_at " + dir + ", toString(" + idColumn + ") " + dir
+}
+
 // AIAnswer is a captured AI answer: one pass of a check of an AI engine.
 // The passes of one run share TrackedQueryID and CapturedAt.
 type AIAnswer struct {
@@ -87,13 +94,11 @@ type AIAnswerSource struct {
 // them.
 func (r Reader) AIAnswers(ctx context.Context, f ReadFilter) ([]AIAnswer, int, error) {
 	where, args := f.where()
-	return readPage(ctx, r, f, "ai answers", `SELECT count() FROM ai_answers FINAL WHERE `+where, `
-		SELECT id, tracked_query_id, query_text, engine, country, nullIf(locale, ''), pass_index, pass_count,
-		       captured_at, response_text, citations.position, citations.url, citations.domain, citations.title,
-		       citations.unresolved
-		FROM ai_answers FINAL
-		WHERE `+where+`
-		ORDER BY captured_at `+f.direction()+`, tracked_query_id, run_id, pass_index`, args, func(rows driver.Rows) (AIAnswer, error) {
+	order := "captured_at " + f.direction() + ", tracked_query_id, run_id, pass_index"
+	return readPage(ctx, r, f, "ai answers", `
+		id, tracked_query_id, query_text, engine, country, nullIf(locale, ''), pass_index, pass_count,
+		captured_at, response_text, citations.position, citations.url, citations.domain, citations.title,
+		citations.unresolved`, "ai_answers FINAL WHERE "+where, order, args, func(rows driver.Rows) (AIAnswer, error) {
 		var (
 			a                     AIAnswer
 			engine                string
@@ -171,16 +176,12 @@ func (r Reader) snapshotHeads(ctx context.Context, engine sightline.Engine, f Re
 	where, args := f.where()
 	where += " AND engine = ? AND relation = 'own'"
 	args = append(args, string(engine))
-	dir := f.direction()
-	return readPage(ctx, r, f, string(engine)+" snapshots", `SELECT count() FROM rank_rows FINAL WHERE `+where, `
-		SELECT capture_id, tracked_query_id, query_text, country, captured_at
-		FROM rank_rows FINAL
-		WHERE `+where+`
-		ORDER BY captured_at `+dir+`, toString(capture_id) `+dir, args, func(rows driver.Rows) (Snapshot, error) {
-		var s Snapshot
-		err := rows.Scan(&s.ID, &s.TrackedQueryID, &s.QueryText, &s.Country, &s.CapturedAt)
-		return s, err
-	})
+	return readPage(ctx, r, f, string(engine)+" snapshots", "capture_id, tracked_query_id, query_text, country, captured_at",
+		"rank_rows FINAL WHERE "+where, f.byCaptureTime("capture_id"), args, func(rows driver.Rows) (Snapshot, error) {
+			var s Snapshot
+			err := rows.Scan(&s.ID, &s.TrackedQueryID, &s.QueryText, &s.Country, &s.CapturedAt)
+			return s, err
+		})
 }
 
 // itemsWhere selects the items of the snapshots in heads: the project, the
@@ -324,26 +325,23 @@ type MentionMatch struct {
 // citations), so no citation-only row can appear.
 func (r Reader) MentionMatches(ctx context.Context, f ReadFilter) ([]MentionMatch, int, error) {
 	where, args := f.where()
-	dir := f.direction()
-	return readPage(ctx, r, f, "mention matches", `SELECT count() FROM mentions FINAL WHERE `+where, `
-		SELECT id, answer_id, captured_at, engine, brand_name, competitor_id, relation, position, mention_type, tone,
-		       qualifier, mention_text
-		FROM mentions FINAL
-		WHERE `+where+`
-		ORDER BY captured_at `+dir+`, toString(id) `+dir, args, func(rows driver.Rows) (MentionMatch, error) {
-		var (
-			m                                         MentionMatch
-			position                                  uint16
-			engine, relation, mentionType, tone, qual string
-		)
-		if err := rows.Scan(&m.ID, &m.AIResponseID, &m.DetectedAt, &engine, &m.BrandName, &m.CompetitorID, &relation,
-			&position, &mentionType, &tone, &qual, &m.MentionText); err != nil {
-			return m, err
-		}
-		m.Engine, m.MentionRelation, m.MentionPosition = sightline.Engine(engine), sightline.Relation(relation), int(position)
-		m.MentionType, m.Sentiment, m.Qualifier = sightline.MentionType(mentionType), sightline.Tone(tone), sightline.Qualifier(qual)
-		return m, nil
-	})
+	return readPage(ctx, r, f, "mention matches", `
+		id, answer_id, captured_at, engine, brand_name, competitor_id, relation, position, mention_type, tone,
+		qualifier, mention_text`, "mentions FINAL WHERE "+where, f.byCaptureTime("id"), args,
+		func(rows driver.Rows) (MentionMatch, error) {
+			var (
+				m                                         MentionMatch
+				position                                  uint16
+				engine, relation, mentionType, tone, qual string
+			)
+			if err := rows.Scan(&m.ID, &m.AIResponseID, &m.DetectedAt, &engine, &m.BrandName, &m.CompetitorID, &relation,
+				&position, &mentionType, &tone, &qual, &m.MentionText); err != nil {
+				return m, err
+			}
+			m.Engine, m.MentionRelation, m.MentionPosition = sightline.Engine(engine), sightline.Relation(relation), int(position)
+			m.MentionType, m.Sentiment, m.Qualifier = sightline.MentionType(mentionType), sightline.Tone(tone), sightline.Qualifier(qual)
+			return m, nil
+		})
 }
 
 // SerpMatch is an organic result on the own brand's or a tracked
@@ -364,40 +362,36 @@ type SerpMatch struct {
 func (r Reader) SerpMatches(ctx context.Context, f ReadFilter) ([]SerpMatch, int, error) {
 	where, args := f.where()
 	where += " AND relation IN ('own', 'tracked-competitor')"
-	dir := f.direction()
-	return readPage(ctx, r, f, "serp matches", `SELECT count() FROM search_results FINAL WHERE `+where, `
-		SELECT id, snapshot_id, captured_at, rank, url, domain, competitor_id
-		FROM search_results FINAL
-		WHERE `+where+`
-		ORDER BY captured_at `+dir+`, toString(id) `+dir, args, func(rows driver.Rows) (SerpMatch, error) {
-		var (
-			m    SerpMatch
-			rank uint16
-		)
-		if err := rows.Scan(&m.ID, &m.SnapshotID, &m.DetectedAt, &rank, &m.URL, &m.Domain, &m.CompetitorID); err != nil {
-			return m, err
-		}
-		m.Rank = int(rank)
-		return m, nil
-	})
+	return readPage(ctx, r, f, "serp matches", "id, snapshot_id, captured_at, rank, url, domain, competitor_id",
+		"search_results FINAL WHERE "+where, f.byCaptureTime("id"), args, func(rows driver.Rows) (SerpMatch, error) {
+			var (
+				m    SerpMatch
+				rank uint16
+			)
+			if err := rows.Scan(&m.ID, &m.SnapshotID, &m.DetectedAt, &rank, &m.URL, &m.Domain, &m.CompetitorID); err != nil {
+				return m, err
+			}
+			m.Rank = int(rank)
+			return m, nil
+		})
 }
 
-// readPage counts the rows count selects and reads the page of them f asks
-// for with query (its ORDER BY last; readPage adds LIMIT and OFFSET), both
-// taking args; scan turns a row into a T. what names the rows in errors
-// ("mention matches"). An empty page is an empty slice, never nil.
-func readPage[T any](ctx context.Context, r Reader, f ReadFilter, what, count, query string, args []any,
+// readPage counts the rows of from (a table and its WHERE, taking args) and
+// reads the page of them f asks for: columns, ordered by orderBy; scan
+// turns a row into a T. what names the rows in errors ("mention matches").
+// An empty page is an empty slice, never nil.
+func readPage[T any](ctx context.Context, r Reader, f ReadFilter, what, columns, from, orderBy string, args []any,
 	scan func(driver.Rows) (T, error)) ([]T, int, error) {
 	var n uint64
-	if err := r.Conn.QueryRow(ctx, count, args...).Scan(&n); err != nil {
+	if err := r.Conn.QueryRow(ctx, "SELECT count() FROM "+from, args...).Scan(&n); err != nil {
 		return nil, 0, fmt.Errorf("counting %s: %w", what, err)
 	}
 	page := []T{}
 	if n == 0 {
 		return page, 0, nil
 	}
-	err := scanRows(ctx, r.Conn, "reading "+what, query+`
-		LIMIT ? OFFSET ?`, append(args, f.Limit, f.Offset), func(rows driver.Rows) error {
+	query := "SELECT " + columns + " FROM " + from + " ORDER BY " + orderBy + " LIMIT ? OFFSET ?"
+	err := scanRows(ctx, r.Conn, "reading "+what, query, append(args, f.Limit, f.Offset), func(rows driver.Rows) error {
 		v, err := scan(rows)
 		if err != nil {
 			return err
