@@ -418,15 +418,12 @@ var captureTables = [numCaptureTables]tableSpec{
 		count: func(e *passEntry) int { return len(e.rows.Mentions) },
 		append: func(b driver.Batch, e *passEntry) error {
 			p := e.rows.Pass
-			for i, m := range e.rows.Mentions {
-				if err := b.Append(p.MentionID(i), p.CaptureID(), p.OrganizationID, p.ProjectID, p.TrackedQueryID,
+			return appendEach(b, e.rows.Mentions, func(i int, m Mention) []any {
+				return []any{p.MentionID(i), p.CaptureID(), p.OrganizationID, p.ProjectID, p.TrackedQueryID,
 					p.RunID, p.PassIndex, string(p.Engine), p.Country, p.QueryText, p.CapturedAt, m.BrandName,
 					string(m.Relation), m.CompetitorID, uint16(m.Position), string(m.Type), string(m.Tone),
-					string(m.Qualifier), m.Sentence, sightline.MentionWorth(m.Type, m.Tone, m.Qualifier)); err != nil {
-					return err
-				}
-			}
-			return nil
+					string(m.Qualifier), m.Sentence, sightline.MentionWorth(m.Type, m.Tone, m.Qualifier)}
+			})
 		},
 	},
 	tableCitations: {
@@ -436,14 +433,11 @@ var captureTables = [numCaptureTables]tableSpec{
 		count: func(e *passEntry) int { return len(e.rows.Citations) },
 		append: func(b driver.Batch, e *passEntry) error {
 			p := e.rows.Pass
-			for _, c := range e.rows.Citations {
-				if err := b.Append(p.CaptureID(), p.OrganizationID, p.ProjectID, p.TrackedQueryID, p.RunID,
+			return appendEach(b, e.rows.Citations, func(_ int, c Citation) []any {
+				return []any{p.CaptureID(), p.OrganizationID, p.ProjectID, p.TrackedQueryID, p.RunID,
 					p.PassIndex, string(p.Engine), p.Country, p.CapturedAt, uint16(c.Position), c.URL, c.Domain,
-					c.Title, c.Unresolved, string(c.Relation), c.CompetitorID); err != nil {
-					return err
-				}
-			}
-			return nil
+					c.Title, c.Unresolved, string(c.Relation), c.CompetitorID}
+			})
 		},
 	},
 	tableSearchResults: {
@@ -454,20 +448,17 @@ var captureTables = [numCaptureTables]tableSpec{
 		count: func(e *passEntry) int { return len(e.rows.SearchResults) },
 		append: func(b driver.Batch, e *passEntry) error {
 			p := e.rows.Pass
-			for i, s := range e.rows.SearchResults {
+			return appendEach(b, e.rows.SearchResults, func(i int, s SearchResult) []any {
 				var votes *uint32
 				if s.RatingVotes != nil {
 					v := uint32(*s.RatingVotes)
 					votes = &v
 				}
-				if err := b.Append(p.SearchResultID(i), p.CaptureID(), p.OrganizationID, p.ProjectID,
+				return []any{p.SearchResultID(i), p.CaptureID(), p.OrganizationID, p.ProjectID,
 					p.TrackedQueryID, p.RunID, p.PassIndex, string(p.Engine), p.Country, p.QueryText, p.CapturedAt,
 					uint16(s.Rank), s.URL, s.Domain, s.Title, s.Snippet, s.Rating, votes, s.Unresolved,
-					string(s.Relation), s.CompetitorID); err != nil {
-					return err
-				}
-			}
-			return nil
+					string(s.Relation), s.CompetitorID}
+			})
 		},
 	},
 	tableShoppingOffers: {
@@ -478,15 +469,12 @@ var captureTables = [numCaptureTables]tableSpec{
 		count: func(e *passEntry) int { return len(e.rows.ShoppingOffers) },
 		append: func(b driver.Batch, e *passEntry) error {
 			p := e.rows.Pass
-			for i, o := range e.rows.ShoppingOffers {
-				if err := b.Append(p.ShoppingOfferID(i), p.CaptureID(), p.OrganizationID, p.ProjectID,
+			return appendEach(b, e.rows.ShoppingOffers, func(i int, o ShoppingOffer) []any {
+				return []any{p.ShoppingOfferID(i), p.CaptureID(), p.OrganizationID, p.ProjectID,
 					p.TrackedQueryID, p.RunID, p.PassIndex, string(p.Engine), p.Country, p.QueryText, p.CapturedAt,
 					uint16(o.Rank), o.Title, o.Price, o.Currency, o.ProductID, o.Merchant, o.Domain, o.URL,
-					string(o.Relation), o.CompetitorID); err != nil {
-					return err
-				}
-			}
-			return nil
+					string(o.Relation), o.CompetitorID}
+			})
 		},
 	},
 	tableRankRows: {
@@ -497,17 +485,25 @@ var captureTables = [numCaptureTables]tableSpec{
 		count: func(e *passEntry) int { return len(e.ranks) },
 		append: func(b driver.Batch, e *passEntry) error {
 			p := e.rows.Pass
-			for _, r := range e.ranks {
-				if err := b.Append(p.OrganizationID, p.ProjectID, p.TrackedQueryID, p.RunID, p.PassIndex,
+			return appendEach(b, e.ranks, func(_ int, r rankRow) []any {
+				return []any{p.OrganizationID, p.ProjectID, p.TrackedQueryID, p.RunID, p.PassIndex,
 					p.PassCount, string(p.Engine), p.Country, p.QueryText, p.CapturedAt, p.CaptureID(),
 					string(r.relation), r.competitorID, r.mentionPosition, string(r.tone), r.linkPosition,
-					r.serpPosition, r.shoppingPosition, r.ownMentionPosition); err != nil {
-					return err
-				}
-			}
-			return nil
+					r.serpPosition, r.shoppingPosition, r.ownMentionPosition}
+			})
 		},
 	},
+}
+
+// appendEach appends to b a row per item, of the values row gives for the
+// item and its index.
+func appendEach[T any](b driver.Batch, items []T, row func(i int, item T) []any) error {
+	for i, item := range items {
+		if err := b.Append(row(i, item)...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // passEntry is a validated pass with its derived rank rows.
