@@ -210,14 +210,13 @@ func mentionWhere(s Scope, f MentionFilter) (string, []any) {
 // further by the literal predicate extra.
 func (a *Analytics) mentionPage(ctx context.Context, s Scope, f MentionFilter, extra string, extraArgs []any, offset int) ([]MentionSample, error) {
 	where, args := mentionWhere(s, f)
-	page := []MentionSample{}
-	err := scanRows(ctx, a.Conn, "reading mention samples", `
+	return collectRows(ctx, a.Conn, "reading mention samples", `
 		SELECT id, answer_id, tracked_query_id, captured_at, mention_text, engine, country, query_text, tone,
 		       mention_type, position, competitor_id, relation, brand_name
 		FROM mentions FINAL
 		WHERE `+where+extra+`
 		ORDER BY `+mentionOrder[f.Sort]+`
-		LIMIT ? OFFSET ?`, append(append(args, extraArgs...), f.Limit, offset), func(rows driver.Rows) error {
+		LIMIT ? OFFSET ?`, append(append(args, extraArgs...), f.Limit, offset), func(rows driver.Rows) (MentionSample, error) {
 		var (
 			m                                     MentionSample
 			country, engine, tone, kind, relation string
@@ -225,18 +224,13 @@ func (a *Analytics) mentionPage(ctx context.Context, s Scope, f MentionFilter, e
 		)
 		if err := rows.Scan(&m.ID, &m.AIResponseID, &m.TrackedQueryID, &m.DetectedAt, &m.MentionText, &engine,
 			&country, &m.QueryText, &tone, &kind, &position, &m.CompetitorID, &relation, &m.BrandName); err != nil {
-			return err
+			return m, err
 		}
 		m.Engine, m.Country, m.Sentiment, m.MentionType = sightline.Engine(engine), &country, sightline.Tone(tone),
 			sightline.MentionType(kind)
 		m.MentionPosition, m.MentionRelation = int(position), sightline.Relation(relation)
-		page = append(page, m)
-		return nil
+		return m, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return page, nil
 }
 
 // mentionRawCount counts the filter's rows in the raw table, for filters

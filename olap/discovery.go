@@ -59,8 +59,7 @@ type BrandMention struct {
 // were untracked when captured, most named first.
 func (d Discovery) UntrackedMentions(ctx context.Context, f DiscoveryFilter) ([]BrandMention, error) {
 	where, args := f.where()
-	var out []BrandMention
-	err := scanRows(ctx, d.Conn, "reading untracked mentions", `
+	return collectRows(ctx, d.Conn, "reading untracked mentions", `
 		SELECT min(brand_name) AS name, count() AS answers, sum(1 / sqrt(position)) AS weight,
 		       sum(position) AS position_sum, countIf(mention_type != 'reference') AS brand_answers,
 		       sumIf(1 / sqrt(position), mention_type != 'reference') AS brand_weight
@@ -68,22 +67,17 @@ func (d Discovery) UntrackedMentions(ctx context.Context, f DiscoveryFilter) ([]
 		WHERE `+where+` AND relation = 'untracked-competitor'
 		GROUP BY lower(brand_name)
 		ORDER BY answers DESC, name
-		LIMIT ?`, append(args, discoveryLimit), func(rows driver.Rows) error {
+		LIMIT ?`, append(args, discoveryLimit), func(rows driver.Rows) (BrandMention, error) {
 		var (
 			m                             BrandMention
 			answers, posSum, brandAnswers uint64
 		)
 		if err := rows.Scan(&m.Name, &answers, &m.Weight, &posSum, &brandAnswers, &m.BrandWeight); err != nil {
-			return err
+			return m, err
 		}
 		m.Answers, m.PositionSum, m.BrandAnswers = int(answers), float64(posSum), int(brandAnswers)
-		out = append(out, m)
-		return nil
+		return m, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // DomainPresence is a domain on the project's pages: how many results,
@@ -139,31 +133,25 @@ func (d Discovery) untrackedDomains(ctx context.Context, f DiscoveryFilter, src 
 	if src.resolvedOnly {
 		where += " AND NOT unresolved"
 	}
-	var out []DomainPresence
-	err := scanRows(ctx, d.Conn, "reading "+src.what, `
+	return collectRows(ctx, d.Conn, "reading "+src.what, `
 		SELECT domain, count() AS items, sum(1 / sqrt(`+src.rank+`)) AS weight, min(`+src.rank+`) AS best_rank,
 		       argMin(`+src.label+`, `+src.rank+`) AS label
 		FROM `+src.table+` FINAL
 		WHERE `+where+` AND relation = '' AND domain != ''
 		GROUP BY domain
 		ORDER BY `+src.orderBy+` DESC, domain
-		LIMIT ?`, append(args, discoveryLimit), func(rows driver.Rows) error {
+		LIMIT ?`, append(args, discoveryLimit), func(rows driver.Rows) (DomainPresence, error) {
 		var (
 			p     DomainPresence
 			items uint64
 			best  uint16
 		)
 		if err := rows.Scan(&p.Domain, &items, &p.Weight, &best, &p.Label); err != nil {
-			return err
+			return p, err
 		}
 		p.Items, p.BestRank = int(items), int(best)
-		out = append(out, p)
-		return nil
+		return p, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // PageTexts returns the distinct texts of the project's captured pages:
@@ -179,26 +167,24 @@ func (d Discovery) PageTexts(ctx context.Context, f DiscoveryFilter) ([]string, 
 		{"cited titles", "title", "citations"},
 	} {
 		// The column and table come from the literal list above.
-		err := scanRows(ctx, d.Conn, "reading "+q.what, `
+		texts, err := collectRows(ctx, d.Conn, "reading "+q.what, `
 			SELECT `+q.column+` AS text, count() AS n
 			FROM `+q.table+` FINAL
 			WHERE `+where+` AND `+q.column+` != ''
 			GROUP BY text
 			ORDER BY n DESC, text
-			LIMIT ?`, append(args, discoveryLimit), func(rows driver.Rows) error {
+			LIMIT ?`, append(args, discoveryLimit), func(rows driver.Rows) (string, error) {
 			var (
 				text string
 				n    uint64
 			)
-			if err := rows.Scan(&text, &n); err != nil {
-				return err
-			}
-			out = append(out, text)
-			return nil
+			err := rows.Scan(&text, &n)
+			return text, err
 		})
 		if err != nil {
 			return nil, err
 		}
+		out = append(out, texts...)
 	}
 	return out, nil
 }

@@ -34,7 +34,6 @@ type LastCheck struct {
 // counts once every one of its passes is stored: a run in progress, or one
 // that failed after some passes, is not a completed check.
 func LastChecks(ctx context.Context, conn driver.Conn, projectID uuid.UUID, only []uuid.UUID) ([]LastCheck, error) {
-	var out []LastCheck
 	args, restrict := []any{projectID}, ""
 	if only != nil {
 		if len(only) == 0 {
@@ -43,7 +42,7 @@ func LastChecks(ctx context.Context, conn driver.Conn, projectID uuid.UUID, only
 		args, restrict = append(args, only), " AND tracked_query_id IN (?)"
 	}
 	args = append(args, projectID, projectID)
-	err := scanRows(ctx, conn, "reading last checks", `
+	return collectRows(ctx, conn, "reading last checks", `
 		WITH complete AS (
 			SELECT tracked_query_id, run_id, any(captured_at) AS at
 			FROM rank_rows
@@ -81,21 +80,16 @@ func LastChecks(ctx context.Context, conn driver.Conn, projectID uuid.UUID, only
 		       if(own.mentioned = 0, NULL, 100 * (own.positive + 0.5 * own.neutral) / own.mentioned) AS positivity,
 		       toInt64(own.mentioned)
 		FROM own LEFT JOIN worth ON worth.tracked_query_id = own.tracked_query_id
-		SETTINGS join_use_nulls = 1`, args, func(rows driver.Rows) error {
+		SETTINGS join_use_nulls = 1`, args, func(rows driver.Rows) (LastCheck, error) {
 		var c LastCheck
 		var mentioned int64
 		if err := rows.Scan(&c.TrackedQueryID, &c.CheckedAt, &c.SerpPosition, &c.MentionPosition, &c.LinkPosition,
 			&c.ShoppingPosition, &c.ShareOfVoice, &c.PositivityIndex, &mentioned); err != nil {
-			return err
+			return c, err
 		}
 		c.MentionCount = int(mentioned)
-		out = append(out, c)
-		return nil
+		return c, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // ProjectMetrics are the own brand's figures over a window, as the project

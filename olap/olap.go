@@ -86,3 +86,22 @@ func scanRows(ctx context.Context, conn driver.Conn, doing, query string, args [
 	}
 	return nil
 }
+
+// collectRows is scanRows collecting what scan makes of each row; no row
+// is an empty slice, never nil.
+func collectRows[T any](ctx context.Context, conn driver.Conn, doing, query string, args []any,
+	scan func(driver.Rows) (T, error)) ([]T, error) {
+	out := []T{}
+	err := scanRows(ctx, conn, doing, query, args, func(rows driver.Rows) error {
+		v, err := scan(rows)
+		if err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -386,19 +386,11 @@ func readPage[T any](ctx context.Context, r Reader, f ReadFilter, what, columns,
 	if err := r.Conn.QueryRow(ctx, "SELECT count() FROM "+from, args...).Scan(&n); err != nil {
 		return nil, 0, fmt.Errorf("counting %s: %w", what, err)
 	}
-	page := []T{}
 	if n == 0 {
-		return page, 0, nil
+		return []T{}, 0, nil
 	}
 	query := "SELECT " + columns + " FROM " + from + " ORDER BY " + orderBy + " LIMIT ? OFFSET ?"
-	err := scanRows(ctx, r.Conn, "reading "+what, query, append(args, f.Limit, f.Offset), func(rows driver.Rows) error {
-		v, err := scan(rows)
-		if err != nil {
-			return err
-		}
-		page = append(page, v)
-		return nil
-	})
+	page, err := collectRows(ctx, r.Conn, "reading "+what, query, append(args, f.Limit, f.Offset), scan)
 	if err != nil {
 		return nil, 0, err
 	}
