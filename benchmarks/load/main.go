@@ -11,7 +11,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -19,6 +18,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sightline/sightline/benchmarks/internal/measure"
 )
 
 func main() {
@@ -73,13 +74,13 @@ func run() error {
 	if n == 0 {
 		return fmt.Errorf("no request succeeded (%d errors)", r.errors)
 	}
-	pct := func(p float64) time.Duration { return r.latencies[min(n-1, int(float64(n)*p))] }
 	fmt.Printf("target       %s\n", *target)
 	fmt.Printf("concurrency  %d\n", *concurrency)
 	fmt.Printf("requests     %d in %.1fs (%d non-200, %d transport errors)\n", n, r.elapsed.Seconds(), r.non200, r.errors)
 	fmt.Printf("throughput   %.0f requests/s\n", float64(n)/r.elapsed.Seconds())
 	fmt.Printf("latency      p50 %s  p90 %s  p99 %s  max %s\n",
-		round(pct(0.50)), round(pct(0.90)), round(pct(0.99)), round(r.latencies[n-1]))
+		measure.Round(measure.Quantile(r.latencies, 0.50)), measure.Round(measure.Quantile(r.latencies, 0.90)),
+		measure.Round(measure.Quantile(r.latencies, 0.99)), measure.Round(r.latencies[n-1]))
 	if r.non200 > 0 {
 		return fmt.Errorf("%d responses were not 200 (rate limits not raised, or a bad key?)", r.non200)
 	}
@@ -140,14 +141,5 @@ func checkLoopback(target string) error {
 	if err != nil || u.Host == "" {
 		return fmt.Errorf("-url must be an absolute URL, got %q", target)
 	}
-	host := u.Hostname()
-	if host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return nil
-	}
-	return fmt.Errorf("refusing to load %s: only loopback targets are allowed", host)
+	return measure.CheckLoopback(u.Hostname())
 }
-
-func round(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
