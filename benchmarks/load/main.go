@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"slices"
 	"sync"
@@ -38,7 +37,7 @@ func run() error {
 	maxRequests := flag.Int64("max-requests", 5_000_000, "stop after this many measured requests")
 	flag.Parse()
 
-	if err := checkLoopback(*target); err != nil {
+	if err := measure.CheckLoopback(*target); err != nil {
 		return err
 	}
 	if *duration <= 0 || *duration > 10*time.Minute {
@@ -134,12 +133,4 @@ func phase(d time.Duration, concurrency int, maxRequests int64, get func(context
 	wg.Wait()
 	res.elapsed = time.Since(start)
 	return res
-}
-
-func checkLoopback(target string) error {
-	u, err := url.Parse(target)
-	if err != nil || u.Host == "" {
-		return fmt.Errorf("-url must be an absolute URL, got %q", target)
-	}
-	return measure.CheckLoopback(u.Hostname())
 }

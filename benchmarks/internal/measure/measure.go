@@ -6,6 +6,7 @@ package measure
 import (
 	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -29,9 +30,15 @@ func LoadAverage() string {
 	return "unknown"
 }
 
-// CheckLoopback refuses a host other than localhost or a loopback address:
-// the load drivers only target this machine.
-func CheckLoopback(host string) error {
+// CheckLoopback refuses what the -url flag of a load driver gives unless
+// it is an absolute URL on localhost or a loopback address: the load
+// drivers only target this machine.
+func CheckLoopback(rawURL string) error {
+	u, err := url.Parse(rawURL)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("-url must be an absolute URL, got %q", rawURL)
+	}
+	host := u.Hostname()
 	if host == "localhost" {
 		return nil
 	}

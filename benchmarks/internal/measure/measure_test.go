@@ -19,9 +19,12 @@ func TestQuantile(t *testing.T) {
 
 func TestCheckLoopback(t *testing.T) {
 	t.Parallel()
-	for host, ok := range map[string]bool{"localhost": true, "127.0.0.1": true, "::1": true, "10.0.0.1": false, "example.com": false} {
-		if err := measure.CheckLoopback(host); (err == nil) != ok {
-			t.Errorf("CheckLoopback(%q) = %v, want ok %v", host, err, ok)
+	for rawURL, ok := range map[string]bool{
+		"http://localhost:18080/api/v1/me": true, "http://127.0.0.1:18081": true, "http://[::1]:8080/": true,
+		"http://10.0.0.1/": false, "https://example.com/": false, "127.0.0.1:18080": false, "": false,
+	} {
+		if err := measure.CheckLoopback(rawURL); (err == nil) != ok {
+			t.Errorf("CheckLoopback(%q) = %v, want ok %v", rawURL, err, ok)
 		}
 	}
 }
