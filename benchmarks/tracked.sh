@@ -31,20 +31,8 @@ ch_auth=()
 curl -fsS "${ch_auth[@]}" --data-binary "CREATE DATABASE IF NOT EXISTS $db" "$(sed -E 's#/[^/?]*(\?|$)#/\1#' <<<"$ch_url")" >/dev/null
 "$bin" migrate >/dev/null
 
-email="bench-$(date +%s%N)@sightline.local"
-"$bin" admin user create --email "$email" >/dev/null
-org=$("$bin" admin org create --name "Bench Org" --owner-email "$email" | sed -E 's/.*"id":"([^"]+)".*/\1/')
-key=$("$bin" admin key create --email "$email" --capabilities read,write --orgs all | sed -E 's/.*"key":"([^"]+)".*/\1/')
-
-SIGHTLINE_LISTEN=127.0.0.1:$port SIGHTLINE_LOG_LEVEL=warn \
-  SIGHTLINE_RATE_LIMIT_USER=1000000000 SIGHTLINE_RATE_LIMIT_KEY=1000000000 \
-  "$bin" run 2>.local/log/bench-tracked-serve.log &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
-for _ in $(seq 100); do
-  curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
-  sleep 0.1
-done
+. benchmarks/server.sh
+start_server run read,write .local/log/bench-tracked-serve.log
 
 echo "tracked queries on database $db, organization $org"
 .local/bin/writemodel -url "http://127.0.0.1:$port" -key "$key" -org "$org" \

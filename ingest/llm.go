@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/sightline/sightline"
@@ -104,13 +105,13 @@ func settle(local Extraction, read []llmMention) Extraction {
 			case !ok && m.Relation == sightline.RelationUntrackedCompetitor:
 				continue
 			case ok:
-				if validType(r.Type) {
+				if slices.Contains(sightline.MentionTypes, r.Type) {
 					m.Type = r.Type
 				}
-				if validTone(r.Tone) {
+				if slices.Contains(sightline.Tones, r.Tone) {
 					m.Tone = r.Tone
 				}
-				if r.Qualifier == sightline.QualifierDirect || r.Qualifier == sightline.QualifierConditional {
+				if slices.Contains(sightline.Qualifiers, r.Qualifier) {
 					m.Qualifier = r.Qualifier
 				}
 			}
@@ -127,24 +128,6 @@ func settle(local Extraction, read []llmMention) Extraction {
 func sameTracked(r llmMention, m Mention) bool {
 	a, b := strings.ToLower(strings.TrimSpace(r.BrandName)), strings.ToLower(m.BrandName)
 	return a != "" && (strings.Contains(a, b) || strings.Contains(b, a))
-}
-
-func validType(t sightline.MentionType) bool {
-	for _, v := range sightline.MentionTypes {
-		if v == t {
-			return true
-		}
-	}
-	return false
-}
-
-func validTone(t sightline.Tone) bool {
-	for _, v := range sightline.Tones {
-		if v == t {
-			return true
-		}
-	}
-	return false
 }
 
 // read asks the model for its reading of the answer.

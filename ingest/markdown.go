@@ -10,6 +10,8 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/sightline/sightline/ingest/domain"
 )
 
 // Reading an answer: Markdown to plain text in lines and sentences.
@@ -325,7 +327,7 @@ func (b *builder) inlines(n ast.Node) {
 			}
 		case *ast.AutoLink:
 			if c.AutoLinkType == ast.AutoLinkURL {
-				b.write(hostOf(string(c.URL(b.src))))
+				b.write(domain.Host(string(c.URL(b.src)))) // the site a reader sees named
 			} else {
 				b.write(string(c.Label(b.src)))
 			}
@@ -387,23 +389,6 @@ func isChipLink(l *ast.Link, src []byte) bool {
 	pv := strings.TrimRight(string(prev.Segment.Value(src)), " ")
 	nv := string(next.Segment.Value(src))
 	return strings.HasSuffix(pv, "(") && strings.HasPrefix(nv, ")")
-}
-
-// hostOf is the host of a URL as written (a reader sees the site named).
-func hostOf(u string) string {
-	if k := strings.Index(u, "://"); k >= 0 {
-		u = u[k+3:]
-	}
-	if k := strings.IndexAny(u, "/?#"); k >= 0 {
-		u = u[:k]
-	}
-	if k := strings.LastIndexByte(u, '@'); k >= 0 {
-		u = u[k+1:]
-	}
-	if k := strings.LastIndexByte(u, ':'); k >= 0 {
-		u = u[:k]
-	}
-	return u
 }
 
 // isReferencesTitle reports whether a heading or line opens the list of

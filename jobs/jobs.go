@@ -198,3 +198,11 @@ type MaintenanceWorker[T maintenanceArgs] struct {
 func (w *MaintenanceWorker[T]) Work(ctx context.Context, job *river.Job[T]) error {
 	return job.Args.run(ctx, w.Pool, w.Logger)
 }
+
+// logChanged logs msg at level with n, the count of unit a pass changed,
+// when it changed any: a pass that found nothing to do stays quiet.
+func logChanged[N int | int64](ctx context.Context, logger *slog.Logger, level slog.Level, msg, unit string, n N) {
+	if n > 0 {
+		logger.Log(ctx, level, msg, unit, n)
+	}
+}

@@ -123,8 +123,6 @@ func (SweepTrackedQuerySearchArgs) run(ctx context.Context, pool *pgxpool.Pool, 
 			return err
 		}
 	}
-	if len(projects) > 0 {
-		logger.InfoContext(ctx, "refreshed tracked query search rows", "projects", len(projects))
-	}
+	logChanged(ctx, logger, slog.LevelInfo, "refreshed tracked query search rows", "projects", len(projects))
 	return nil
 }

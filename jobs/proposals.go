@@ -504,15 +504,11 @@ func (ProposalMaintenanceArgs) run(ctx context.Context, pool *pgxpool.Pool, logg
 	if err != nil {
 		return err
 	}
-	if failed > 0 {
-		logger.WarnContext(ctx, "failed proposal jobs whose River jobs ended", "jobs", failed)
-	}
+	logChanged(ctx, logger, slog.LevelWarn, "failed proposal jobs whose River jobs ended", "jobs", failed)
 	deleted, err := oltp.DeleteExpiredProposalJobs(ctx, pool)
 	if err != nil {
 		return err
 	}
-	if deleted > 0 {
-		logger.InfoContext(ctx, "deleted expired proposal jobs", "jobs", deleted)
-	}
+	logChanged(ctx, logger, slog.LevelInfo, "deleted expired proposal jobs", "jobs", deleted)
 	return nil
 }

@@ -26,9 +26,7 @@ func (ReapCheckRunsArgs) run(ctx context.Context, pool *pgxpool.Pool, logger *sl
 	if err != nil {
 		return err
 	}
-	if n > 0 {
-		logger.WarnContext(ctx, "failed check runs whose jobs were discarded", "runs", n)
-	}
+	logChanged(ctx, logger, slog.LevelWarn, "failed check runs whose jobs were discarded", "runs", n)
 	return nil
 }
 

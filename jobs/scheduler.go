@@ -69,9 +69,7 @@ func (w *ScheduleChecksWorker) Work(ctx context.Context, _ *river.Job[ScheduleCh
 	if err != nil {
 		return err
 	}
-	if n > 0 {
-		w.Logger.InfoContext(ctx, "scheduled checks", "runs", n)
-	}
+	logChanged(ctx, w.Logger, slog.LevelInfo, "scheduled checks", "runs", n)
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/sightline/sightline/benchmarks/internal/measure"
 	"github.com/sightline/sightline/olap"
 )
 
@@ -772,7 +773,7 @@ func (b *bench) compare(ctx context.Context) error {
 				ms(medians[fromPostgres]), ms(medians[fromRaw])/ms(medians[fromRollups]), pgRatio, same, numbers(results[0]))
 		}
 	}
-	fmt.Fprintf(b.out, "  postgres/rollups ratio from %.1fx to %.1fx (load average %s)\n", lowest, highest, loadAverage())
+	fmt.Fprintf(b.out, "  postgres/rollups ratio from %.1fx to %.1fx (load average %s)\n", lowest, highest, measure.LoadAverage())
 	return nil
 }
 

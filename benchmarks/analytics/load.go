@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/benchmarks/internal/measure"
 )
 
 // The load phase: every operation of spec 4.3 through the HTTP API of a
@@ -525,7 +526,7 @@ func (b *bench) load(ctx context.Context) error {
 			served++
 		}
 	}
-	fmt.Fprintf(b.out, "  %d operations served, %d not served, %d with errors; load average %s\n", served, notServed, failing, loadAverage())
+	fmt.Fprintf(b.out, "  %d operations served, %d not served, %d with errors; load average %s\n", served, notServed, failing, measure.LoadAverage())
 	return nil
 }
 

@@ -45,7 +45,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"strings"
 	"syscall"
 	"time"
 
@@ -54,6 +53,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/sightline/sightline/benchmarks/internal/measure"
 	"github.com/sightline/sightline/olap"
 	"github.com/sightline/sightline/oltp"
 	"github.com/sightline/sightline/schema"
@@ -194,7 +194,7 @@ func run(ctx context.Context, args []string, out io.Writer) (err error) {
 	}
 	b.data = newDataset(o.projects, o.queries, o.days, b.today)
 	fmt.Fprintf(out, "machine      %d cores, load average %s; dataset S: %d projects x %d tracked queries, daily for %d days "+
-		"(%s..%s), %d passes\n", runtime.NumCPU(), loadAverage(), o.projects, o.queries, o.days,
+		"(%s..%s), %d passes\n", runtime.NumCPU(), measure.LoadAverage(), o.projects, o.queries, o.days,
 		b.data.first.Format(time.DateOnly), b.today.AddDate(0, 0, -1).Format(time.DateOnly), o.projects*o.queries*o.days)
 	fmt.Fprintf(out, "databases    %s on postgres and clickhouse\n", o.database)
 	total := time.Now()
@@ -373,16 +373,6 @@ func (b *bench) reuseAccess(ctx context.Context) (access, error) {
 	}
 	a.key = key.Secret
 	return a, nil
-}
-
-// loadAverage is the machine's 1, 5 and 15 minute load averages where the
-// system tells them (Linux): figures taken on a busy machine mean little.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if fields := strings.Fields(string(b)); err == nil && len(fields) >= 3 {
-		return strings.Join(fields[:3], " ")
-	}
-	return "unknown"
 }
 
 // diskFree is the free space of the file system the working directory is on.

@@ -54,6 +54,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/benchmarks/internal/measure"
 	"github.com/sightline/sightline/ingest"
 	"github.com/sightline/sightline/ingest/simulator"
 	"github.com/sightline/sightline/olap"
@@ -134,7 +135,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	defer conn.Close()
 
 	w := newWorkload(o.seed, o.projects, o.passes)
-	fmt.Fprintf(out, "machine      %d cores, load average %s\n", runtime.NumCPU(), loadAverage())
+	fmt.Fprintf(out, "machine      %d cores, load average %s\n", runtime.NumCPU(), measure.LoadAverage())
 	fmt.Fprintf(out, "workload     %d passes in %d runs over %d projects, %d workers writing %d passes at a time, "+
 		"batches of at most %d rows a table, %d flushes in flight\n",
 		o.passes, len(w.runs), o.projects, o.workers, o.perWrite, o.flushRows, o.inFlight)
@@ -551,11 +552,11 @@ func report(out io.Writer, r *result, registry *prometheus.Registry) error {
 		mix = append(mix, fmt.Sprintf("%s %d", e.engine, r.byEngine[e.engine]))
 	}
 	fmt.Fprintf(out, "engines      %s\n", strings.Join(mix, ", "))
-	fmt.Fprintf(out, "ingested     %d captures, %d rows in %.2fs (load average after: %s)\n", r.passes, total, secs, loadAverage())
+	fmt.Fprintf(out, "ingested     %d captures, %d rows in %.2fs (load average after: %s)\n", r.passes, total, secs, measure.LoadAverage())
 	fmt.Fprintf(out, "throughput   %.0f captures/s, %.0f rows/s\n", float64(r.passes)/secs, float64(total)/secs)
 	slices.Sort(r.waits)
 	fmt.Fprintf(out, "write wait   p50 %s  p90 %s  p99 %s  max %s (per Write, until stored)\n",
-		round(pct(r.waits, 0.5)), round(pct(r.waits, 0.9)), round(pct(r.waits, 0.99)), round(r.waits[len(r.waits)-1]))
+		measure.Round(measure.Quantile(r.waits, 0.5)), measure.Round(measure.Quantile(r.waits, 0.9)), measure.Round(measure.Quantile(r.waits, 0.99)), measure.Round(r.waits[len(r.waits)-1]))
 	busy := r.prepare + r.waitTotal
 	fmt.Fprintf(out, "worker time  %.0f%% generating and extracting, %.0f%% waiting for flushes\n",
 		100*r.prepare.Seconds()/busy.Seconds(), 100*r.waitTotal.Seconds()/busy.Seconds())
@@ -565,7 +566,7 @@ func report(out io.Writer, r *result, registry *prometheus.Registry) error {
 	}
 	if flushes > 0 {
 		fmt.Fprintf(out, "flushes      %.0f (%.0f captures each, %s mean), %.0f retried attempts\n",
-			flushes, float64(r.passes)/flushes, round(time.Duration(flushSeconds/flushes*float64(time.Second))), retries)
+			flushes, float64(r.passes)/flushes, measure.Round(time.Duration(flushSeconds/flushes*float64(time.Second))), retries)
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "table\trows\trows/s\tper capture\t")
@@ -654,20 +655,4 @@ func count(ctx context.Context, conn driver.Conn, query string) (int64, error) {
 		return 0, fmt.Errorf("%s: %w", query, err)
 	}
 	return int64(n), nil
-}
-
-func pct(sorted []time.Duration, p float64) time.Duration {
-	return sorted[min(len(sorted)-1, int(float64(len(sorted))*p))]
-}
-
-func round(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
-
-// loadAverage is the machine's 1, 5 and 15 minute load averages where the
-// system tells them (Linux): figures taken on a busy machine mean little.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if fields := strings.Fields(string(b)); err == nil && len(fields) >= 3 {
-		return strings.Join(fields[:3], " ")
-	}
-	return "unknown"
 }

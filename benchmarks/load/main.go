@@ -11,14 +11,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/sightline/sightline/benchmarks/internal/measure"
 )
 
 func main() {
@@ -37,7 +37,7 @@ func run() error {
 	maxRequests := flag.Int64("max-requests", 5_000_000, "stop after this many measured requests")
 	flag.Parse()
 
-	if err := checkLoopback(*target); err != nil {
+	if err := measure.CheckLoopback(*target); err != nil {
 		return err
 	}
 	if *duration <= 0 || *duration > 10*time.Minute {
@@ -73,13 +73,13 @@ func run() error {
 	if n == 0 {
 		return fmt.Errorf("no request succeeded (%d errors)", r.errors)
 	}
-	pct := func(p float64) time.Duration { return r.latencies[min(n-1, int(float64(n)*p))] }
 	fmt.Printf("target       %s\n", *target)
 	fmt.Printf("concurrency  %d\n", *concurrency)
 	fmt.Printf("requests     %d in %.1fs (%d non-200, %d transport errors)\n", n, r.elapsed.Seconds(), r.non200, r.errors)
 	fmt.Printf("throughput   %.0f requests/s\n", float64(n)/r.elapsed.Seconds())
 	fmt.Printf("latency      p50 %s  p90 %s  p99 %s  max %s\n",
-		round(pct(0.50)), round(pct(0.90)), round(pct(0.99)), round(r.latencies[n-1]))
+		measure.Round(measure.Quantile(r.latencies, 0.50)), measure.Round(measure.Quantile(r.latencies, 0.90)),
+		measure.Round(measure.Quantile(r.latencies, 0.99)), measure.Round(r.latencies[n-1]))
 	if r.non200 > 0 {
 		return fmt.Errorf("%d responses were not 200 (rate limits not raised, or a bad key?)", r.non200)
 	}
@@ -134,20 +134,3 @@ func phase(d time.Duration, concurrency int, maxRequests int64, get func(context
 	res.elapsed = time.Since(start)
 	return res
 }
-
-func checkLoopback(target string) error {
-	u, err := url.Parse(target)
-	if err != nil || u.Host == "" {
-		return fmt.Errorf("-url must be an absolute URL, got %q", target)
-	}
-	host := u.Hostname()
-	if host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return nil
-	}
-	return fmt.Errorf("refusing to load %s: only loopback targets are allowed", host)
-}
-
-func round(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }

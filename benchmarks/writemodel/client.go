@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/sightline/sightline/benchmarks/internal/measure"
 )
 
 // client calls one Sightline API with one key. Writes carry a fresh
@@ -24,11 +24,7 @@ type client struct {
 }
 
 func newClient(base, key string, conns int) (*client, error) {
-	u, err := url.Parse(base)
-	if err != nil || u.Host == "" {
-		return nil, fmt.Errorf("-url must be an absolute URL, got %q", base)
-	}
-	if err := checkLoopback(u.Hostname()); err != nil {
+	if err := measure.CheckLoopback(base); err != nil {
 		return nil, err
 	}
 	transport := &http.Transport{MaxIdleConnsPerHost: conns, MaxConnsPerHost: conns}
@@ -97,16 +93,6 @@ func (c *client) mustCall(ctx context.Context, method, path string, in any, want
 		}
 	}
 	return r, nil
-}
-
-func checkLoopback(host string) error {
-	if host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return nil
-	}
-	return fmt.Errorf("refusing to load %s: only loopback targets are allowed", host)
 }
 
 func snippet(b []byte) string {

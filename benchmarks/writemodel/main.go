@@ -30,11 +30,12 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"text/tabwriter"
 	"time"
+
+	"github.com/sightline/sightline/benchmarks/internal/measure"
 )
 
 func main() {
@@ -77,7 +78,7 @@ func run() error {
 		return err
 	}
 	ctx := context.Background()
-	fmt.Printf("machine      %d cores, load average %s\n", runtime.NumCPU(), loadAverage())
+	fmt.Printf("machine      %d cores, load average %s\n", runtime.NumCPU(), measure.LoadAverage())
 
 	if *only != "create" {
 		project, err := setupListing(ctx, c, *org, *queries, *catchUp)
@@ -170,7 +171,7 @@ func benchListing(ctx context.Context, c *client, base string, n int, warmup, du
 	for i, v := range mix {
 		names[i] = fmt.Sprintf("%s [%d%%]", v.name, v.weight)
 	}
-	fmt.Printf("\nGET tracked-queries listing, %d queries, concurrency %d (load average after: %s)\n", n, concurrency, loadAverage())
+	fmt.Printf("\nGET tracked-queries listing, %d queries, concurrency %d (load average after: %s)\n", n, concurrency, measure.LoadAverage())
 	return res.report(names)
 }
 
@@ -210,7 +211,7 @@ func benchCreate(ctx context.Context, c *client, org string, projects int, warmu
 	res := phase(duration, concurrency, maxCreates, 1, do, ok)
 	writesDone := time.Now()
 	fmt.Printf("\nPOST tracked-queries, 100 combinations per call (10 fresh texts x 2 engines x 5 countries), "+
-		"round-robin over %d projects, concurrency %d (load average after: %s)\n", projects, concurrency, loadAverage())
+		"round-robin over %d projects, concurrency %d (load average after: %s)\n", projects, concurrency, measure.LoadAverage())
 	if err := res.report([]string{"create 100"}); err != nil {
 		return err
 	}
@@ -310,7 +311,7 @@ func (r result) report(names []string) error {
 	fmt.Printf("requests     %d in %.1fs (%d wrong answers, %d transport errors)\n", n, r.elapsed.Seconds(), failed, r.errors)
 	fmt.Printf("throughput   %.1f requests/s\n", float64(n)/r.elapsed.Seconds())
 	fmt.Printf("latency      p50 %s  p90 %s  p99 %s  max %s\n",
-		round(pct(all, 0.50)), round(pct(all, 0.90)), round(pct(all, 0.99)), round(all[n-1]))
+		measure.Round(measure.Quantile(all, 0.50)), measure.Round(measure.Quantile(all, 0.90)), measure.Round(measure.Quantile(all, 0.99)), measure.Round(all[n-1]))
 	if len(names) > 1 {
 		w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(w, "variant\trequests\tp50\tp90\tp99\t")
@@ -320,7 +321,7 @@ func (r result) report(names []string) error {
 				fmt.Fprintf(w, "%s\t0\t-\t-\t-\t\n", name)
 				continue
 			}
-			fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%s\t\n", name, len(l), round(pct(l, 0.5)), round(pct(l, 0.9)), round(pct(l, 0.99)))
+			fmt.Fprintf(w, "%s\t%d\t%s\t%s\t%s\t\n", name, len(l), measure.Round(measure.Quantile(l, 0.5)), measure.Round(measure.Quantile(l, 0.9)), measure.Round(measure.Quantile(l, 0.99)))
 		}
 		w.Flush()
 	}
@@ -330,21 +331,3 @@ func (r result) report(names []string) error {
 	}
 	return nil
 }
-
-// pct is the p-quantile of sorted latencies.
-func pct(sorted []time.Duration, p float64) time.Duration {
-	return sorted[min(len(sorted)-1, int(float64(len(sorted))*p))]
-}
-
-// loadAverage is the machine's 1, 5 and 15 minute load averages where the
-// system tells them (Linux), since figures taken on a busy machine mean
-// little.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if fields := strings.Fields(string(b)); err == nil && len(fields) >= 3 {
-		return strings.Join(fields[:3], " ")
-	}
-	return "unknown"
-}
-
-func round(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }

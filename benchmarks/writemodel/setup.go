@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/sightline/sightline/benchmarks/internal/measure"
 )
 
 // The data: query texts are intent x product x audience, 1,000 distinct
@@ -143,7 +145,7 @@ func setupListing(ctx context.Context, c *client, org string, n int, catchUp tim
 	created := time.Since(start)
 	slices.Sort(latencies)
 	fmt.Printf("setup        %d tracked queries by %d sequential create calls in %.1fs (p50 %s, max %s per call)\n",
-		len(ids), len(latencies), created.Seconds(), round(pct(latencies, 0.5)), round(latencies[len(latencies)-1]))
+		len(ids), len(latencies), created.Seconds(), measure.Round(measure.Quantile(latencies, 0.5)), measure.Round(latencies[len(latencies)-1]))
 
 	var paused []string
 	for i, id := range ids {

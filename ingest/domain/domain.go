@@ -24,21 +24,7 @@ import (
 // Callers that store configuration validate further (oltp refuses IP
 // addresses, single labels and non-ASCII names).
 func Normalize(s string) (string, bool) {
-	s = strings.TrimSpace(s)
-	if i := strings.Index(s, "://"); i >= 0 && isScheme(s[:i]) {
-		s = s[i+3:]
-	} else if strings.HasPrefix(s, "//") {
-		s = s[2:]
-	}
-	if i := strings.IndexAny(s, "/?#\\"); i >= 0 {
-		s = s[:i]
-	}
-	if i := strings.LastIndexByte(s, '@'); i >= 0 {
-		s = s[i+1:]
-	}
-	if i := strings.LastIndexByte(s, ':'); i >= 0 {
-		s = s[:i]
-	}
+	s = Host(strings.TrimSpace(s))
 	if strings.Contains(s, "%") {
 		if u, err := url.PathUnescape(s); err == nil {
 			s = u
@@ -57,6 +43,27 @@ func Normalize(s string) (string, bool) {
 		}
 	}
 	return s, true
+}
+
+// Host returns the host of a URL or a bare host as written, without
+// scheme, user information, port, path, query or fragment:
+// "https://user@Acme.com:8443/pricing" gives "Acme.com".
+func Host(s string) string {
+	if i := strings.Index(s, "://"); i >= 0 && isScheme(s[:i]) {
+		s = s[i+3:]
+	} else if strings.HasPrefix(s, "//") {
+		s = s[2:]
+	}
+	if i := strings.IndexAny(s, "/?#\\"); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.LastIndexByte(s, '@'); i >= 0 {
+		s = s[i+1:]
+	}
+	if i := strings.LastIndexByte(s, ':'); i >= 0 {
+		s = s[:i]
+	}
+	return s
 }
 
 // Matches reports whether host is domain or one of its subdomains:

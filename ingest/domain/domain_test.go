@@ -42,6 +42,22 @@ func TestNormalize(t *testing.T) {
 	}
 }
 
+func TestHost(t *testing.T) {
+	t.Parallel()
+	cases := map[string]string{
+		"https://user@Acme.com:8443/pricing?x=1": "Acme.com",
+		"//cdn.acme.com/x":                       "cdn.acme.com",
+		"acme.com#top":                           "acme.com",
+		"http://acme.com\\evil":                  "acme.com",
+		"not a scheme://acme.com":                "not a scheme",
+	}
+	for in, want := range cases {
+		if got := domain.Host(in); got != want {
+			t.Errorf("Host(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestMatches(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"sort"
@@ -10,22 +9,20 @@ import (
 	"github.com/sightline/sightline/ingest"
 )
 
+// OpenAIConfig configures the chatgpt adapter. Model is any Responses API
+// model that supports the web_search tool (empty means DefaultOpenAIModel);
+// BaseURL may end in /v1 (empty means DefaultOpenAIBaseURL).
+type OpenAIConfig = AnswerAPIConfig
+
 // The OpenAI defaults.
 const (
 	DefaultOpenAIBaseURL = "https://api.openai.com"
 	DefaultOpenAIModel   = "gpt-5-mini"
 )
 
-// OpenAIConfig configures the chatgpt adapter.
-type OpenAIConfig struct {
-	APIKey string
-	// Model is any Responses API model that supports the web_search tool;
-	// empty means DefaultOpenAIModel.
-	Model string
-	// BaseURL is the API root, with or without a trailing /v1; empty means
-	// DefaultOpenAIBaseURL.
-	BaseURL string
-}
+// openAIProvider is the provider of the chatgpt adapter.
+var openAIProvider = answerProvider{engine: sightline.EngineChatGPT, name: "OpenAI", model: DefaultOpenAIModel,
+	base: DefaultOpenAIBaseURL, version: "v1"}
 
 // OpenAI answers chatgpt checks through the OpenAI Responses API
 // (POST {base}/v1/responses) with the web_search tool, the closest the API
@@ -49,9 +46,7 @@ type OpenAI struct{ answerAPI }
 
 // NewOpenAI returns the chatgpt adapter.
 func NewOpenAI(cfg OpenAIConfig, o Options) *OpenAI {
-	return &OpenAI{answerAPI{engine: sightline.EngineChatGPT, provider: "OpenAI", key: cfg.APIKey,
-		model: cmp.Or(cfg.Model, DefaultOpenAIModel), base: cmp.Or(trimBase(cfg.BaseURL, "v1"), DefaultOpenAIBaseURL),
-		t: newTransport(o)}}
+	return &OpenAI{newAnswerAPI(openAIProvider, cfg, o)}
 }
 
 type openAIRequest struct {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"regexp"
@@ -12,20 +11,19 @@ import (
 	"github.com/sightline/sightline/ingest"
 )
 
+// PerplexityConfig configures the perplexity adapter. Model is a Sonar
+// model (empty means DefaultPerplexityModel); empty BaseURL means
+// DefaultPerplexityBaseURL.
+type PerplexityConfig = AnswerAPIConfig
+
 // The Perplexity defaults.
 const (
 	DefaultPerplexityBaseURL = "https://api.perplexity.ai"
 	DefaultPerplexityModel   = "sonar"
 )
 
-// PerplexityConfig configures the perplexity adapter.
-type PerplexityConfig struct {
-	APIKey string
-	// Model is a Sonar model; empty means DefaultPerplexityModel.
-	Model string
-	// BaseURL is the API root; empty means DefaultPerplexityBaseURL.
-	BaseURL string
-}
+// perplexityProvider is the provider of the perplexity adapter.
+var perplexityProvider = answerProvider{engine: sightline.EnginePerplexity, name: "Perplexity", model: DefaultPerplexityModel, base: DefaultPerplexityBaseURL}
 
 // Perplexity answers perplexity checks through the Sonar chat completions
 // API (POST {base}/chat/completions).
@@ -48,9 +46,7 @@ type Perplexity struct{ answerAPI }
 
 // NewPerplexity returns the perplexity adapter.
 func NewPerplexity(cfg PerplexityConfig, o Options) *Perplexity {
-	return &Perplexity{answerAPI{engine: sightline.EnginePerplexity, provider: "Perplexity", key: cfg.APIKey,
-		model: cmp.Or(cfg.Model, DefaultPerplexityModel), base: cmp.Or(trimBase(cfg.BaseURL, ""), DefaultPerplexityBaseURL),
-		t: newTransport(o)}}
+	return &Perplexity{newAnswerAPI(perplexityProvider, cfg, o)}
 }
 
 type perplexityRequest struct {

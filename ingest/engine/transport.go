@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -84,6 +85,16 @@ func (t transport) postJSON(ctx context.Context, engine sightline.Engine, url, a
 	return t.exchange(ctx, engine, request{method: http.MethodPost, url: url, header: jsonHeader(auth), body: body})
 }
 
+// AnswerAPIConfig configures an AI answer adapter (OpenAIConfig,
+// PerplexityConfig).
+type AnswerAPIConfig struct {
+	APIKey string
+	// Model is the model asked; empty means the adapter's default model.
+	Model string
+	// BaseURL is the API root; empty means the adapter's default.
+	BaseURL string
+}
+
 // answerAPI is an AI answer provider's API, reached with a bearer key,
 // that serves one engine: OpenAI's and Perplexity's.
 type answerAPI struct {
@@ -93,6 +104,21 @@ type answerAPI struct {
 	model    string
 	base     string
 	t        transport
+}
+
+// answerProvider is what sets one AI answer API apart: the engine it
+// serves, its name in errors, and what an empty Model or BaseURL of its
+// AnswerAPIConfig means. version is the path segment a configured BaseURL
+// may end in.
+type answerProvider struct {
+	engine               sightline.Engine
+	name                 string
+	model, base, version string
+}
+
+func newAnswerAPI(p answerProvider, cfg AnswerAPIConfig, o Options) answerAPI {
+	return answerAPI{engine: p.engine, provider: p.name, key: cfg.APIKey, model: cmp.Or(cfg.Model, p.model),
+		base: cmp.Or(trimBase(cfg.BaseURL, p.version), p.base), t: newTransport(o)}
 }
 
 // ask posts in to path and returns the capture of the answer parse reads
