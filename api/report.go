@@ -20,8 +20,11 @@ import (
 	"github.com/sightline/sightline/oltp"
 )
 
-// Reports of captured AI answers (spec 4.2 report): forwarded at most once
-// to a review system, never stored here and never shown again.
+// Reports of captured AI answers (spec 4.2 report) go to review and are
+// never shown again. With an external review system configured
+// (REVIEW_URL) each is forwarded to it at most once; without one it is
+// queued in Sightline's own review queue (answer_reports), which operators
+// read with `sightline admin reports list`.
 
 // AIResponseLocator finds the check run that captured an AI answer; the
 // analytics store, which holds the answers, implements it.
@@ -33,10 +36,10 @@ type AIResponseLocator interface {
 	LocateAIResponse(ctx context.Context, projectID, trackedQueryID, aiResponseID uuid.UUID) (runID uuid.UUID, found bool, err error)
 }
 
-// Reviews is where reports are forwarded.
+// Reviews is where reports go.
 type Reviews struct {
 	// URL receives each report as a JSON POST (REVIEW_URL); any 2xx answer
-	// accepts it.
+	// accepts it. Empty: reports are queued in answer_reports.
 	URL string
 	// Client sends the forwards; nil means one with ReviewTimeout.
 	Client *http.Client
@@ -97,21 +100,6 @@ func reportInput(in *reportBody) (comment *string, names []string, err error) {
 	return comment, names, errs.Err()
 }
 
-// reportForward is what the review system receives.
-type reportForward struct {
-	ReportID         uuid.UUID           `json:"reportId"`
-	Type             string              `json:"type"`
-	Comment          *string             `json:"comment"`
-	MissedBrandNames []string            `json:"missedBrandNames"`
-	OrganizationID   uuid.UUID           `json:"organizationId"`
-	ProjectID        uuid.UUID           `json:"projectId"`
-	TrackedQueryID   uuid.UUID           `json:"trackedQueryId"`
-	AIResponseID     uuid.UUID           `json:"aiResponseId"`
-	CheckRunID       uuid.UUID           `json:"checkRunId"`
-	ReportedBy       uuid.UUID           `json:"reportedBy"`
-	ReportedAt       sightline.Timestamp `json:"reportedAt"`
-}
-
 // reportAnswer says the report was accepted for review.
 type reportAnswer struct {
 	ReportID uuid.UUID `json:"reportId"`
@@ -136,8 +124,9 @@ func reportBodySchema() *openapi3.Schema {
 	}, "type")
 }
 
-// handleReportAIResponse checks the report in the write's transaction and
-// returns the forward as an externalCall: the pipeline records the intent
+// handleReportAIResponse checks the report in the write's transaction.
+// Without a review system it queues the report in that transaction. With
+// one it returns the forward as an externalCall: the pipeline records the intent
 // and commits before the forward, so no transaction or lock is held while
 // the review system answers, and if it does not accept the report (or the
 // process dies) every retry under the key answers
@@ -176,25 +165,28 @@ func (s *server) handleReportAIResponse(r *request, tx pgx.Tx) (int, any, error)
 	if err != nil {
 		return 0, nil, err
 	}
-	forward := reportForward{
+	report := oltp.AnswerReport{
 		ReportID: uuid.Must(uuid.NewV7()), Type: body.Type, Comment: comment, MissedBrandNames: names,
 		OrganizationID: r.organizationID, ProjectID: p.ID, TrackedQueryID: queryID, AIResponseID: responseID,
 		CheckRunID: runID, ReportedBy: r.key.User.ID, ReportedAt: sightline.Timestamp{Time: time.Now().UTC()},
 	}
+	accepted := reportAnswer{ReportID: report.ReportID, Status: "accepted"}
 	if s.reviews.URL == "" {
-		// Nothing leaves the service, so the outcome is known: not filed,
-		// and the key stays unused (a 5xx refusal is never stored).
-		return 0, nil, &sightline.Error{Code: sightline.CodeReviewSystemUnavailable,
-			Message: "No review system is configured, so the report was not filed. This Idempotency-Key stays unused."}
+		// Queued with the stored answer in one transaction: a replay
+		// answers the same report and never queues it twice.
+		if err := oltp.QueueAnswerReport(ctx, tx, report); err != nil {
+			return 0, nil, err
+		}
+		return http.StatusOK, accepted, nil
 	}
 	return http.StatusOK, externalCall(func(ctx context.Context) (int, any, error) {
-		if err := s.forwardReport(ctx, forward); err != nil {
-			s.logger.WarnContext(ctx, "report forward failed", "reportId", forward.ReportID, "error", err.Error())
+		if err := s.forwardReport(ctx, report); err != nil {
+			s.logger.WarnContext(ctx, "report forward failed", "reportId", report.ReportID, "error", err.Error())
 			return 0, nil, &sightline.Error{Code: sightline.CodeReviewSystemUnavailable, Cause: err,
 				Message: "The review system could not be reached or did not accept the report; whether it was filed is " +
 					"unknown. This Idempotency-Key will not replay; a new key may file the report twice."}
 		}
-		return http.StatusOK, reportAnswer{ReportID: forward.ReportID, Status: "accepted"}, nil
+		return http.StatusOK, accepted, nil
 	}), nil
 }
 
@@ -230,8 +222,8 @@ func (s *server) reportRun(ctx context.Context, tx pgx.Tx, projectID, queryID, r
 // purpose: net/http would then resend it on a broken keep-alive
 // connection, and delivery is at most once (the payload's reportId lets
 // the review system tell reports apart).
-func (s *server) forwardReport(ctx context.Context, forward reportForward) error {
-	payload, err := json.Marshal(forward)
+func (s *server) forwardReport(ctx context.Context, report oltp.AnswerReport) error {
+	payload, err := json.Marshal(report)
 	if err != nil {
 		return fmt.Errorf("encoding report: %w", err)
 	}
@@ -262,8 +254,10 @@ func (s *server) reportRoutes() {
 		method: http.MethodPost, pattern: trackedBase + "/{trackedQueryId}/responses/{aiResponseId}/report",
 		id: "reportAIResponse", tag: "tracked queries", summary: "Report a problem with a captured AI answer",
 		role: sightline.RoleViewer, capability: sightline.CapabilityWrite,
-		description: "Forwards the report to the review system, at most once; it changes nothing here and is never " +
-			"shown again. 200 means accepted for review. The attempt is recorded as of unknown outcome before the " +
+		description: "Sends the report to review; it changes nothing and is never shown again. 200 means accepted for " +
+			"review. Without an external review system configured, the report is queued in Sightline's own review " +
+			"queue with the answer, so a retry with the same Idempotency-Key replays it. With one, the report is " +
+			"forwarded to it at most once: the attempt is recorded as of unknown outcome before the " +
 			"forward, and no transaction is held while the review system answers (a retry meanwhile answers 409 " +
 			"idempotency_request_in_progress): if it does not accept the report, the answer is 502 and every retry with " +
 			"the same Idempotency-Key answers 409 operation_outcome_uncertain (a new key may file the report twice).",
@@ -273,9 +267,8 @@ func (s *server) reportRoutes() {
 			404: "organization_not_found: no accessible project, tracked query of it, or AI answer of that query has the id.",
 			409: "ai_check_session_unavailable: the answer cannot be routed to the check run that captured it; " +
 				"project_is_archived: the project or its organization is archived.",
-			502: "review_system_unavailable: the review system was unreachable or refused the report; the outcome is " +
-				"unknown and the Idempotency-Key will not replay. With no review system configured nothing is sent and " +
-				"the key stays unused.",
+			502: "review_system_unavailable: the external review system was unreachable or refused the report; the " +
+				"outcome is unknown and the Idempotency-Key will not replay.",
 		},
 		writeFunc: s.handleReportAIResponse,
 	})

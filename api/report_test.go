@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/oltp"
 )
 
 // checksLocator routes AI answers of one tracked query from a fixed table:
@@ -242,21 +244,54 @@ func TestChecksReportHoldsNoTransactionDuringTheForward(t *testing.T) {
 	}
 }
 
-// Without a review system nothing is sent, so the outcome is known and the
-// key stays unused: a retry is refused the same way, not as uncertain.
-func TestChecksReportWithoutReviewSystemLeavesTheKeyUnused(t *testing.T) {
+// Without an external review system the report is queued in Sightline's
+// own review queue with the answer: a retry replays it and queues nothing
+// again, and the queue holds what the reporter sent.
+func TestChecksReportWithoutReviewSystemQueuesIt(t *testing.T) {
 	t.Parallel()
 	rf := checksReportSetupWith(t, false)
 	path := rf.reportPath(rf.query.String(), rf.answer.String())
 	key := uuid.NewString()
-	for range 2 {
-		m := assertError(t, rf.report(rf.owner.key, path, `{"type":"other"}`, key), 502, sightline.CodeReviewSystemUnavailable)
-		if !strings.Contains(m["message"].(string), "not filed") {
-			t.Fatalf("message %q", m["message"])
-		}
+	body := `{"type":"missed_mention","comment":"Acme is missing","missedBrandNames":["Acme","acme"]}`
+	r := rf.report(rf.owner.key, path, body, key)
+	if r.status != 200 {
+		t.Fatalf("report answered %d %s", r.status, r.body)
+	}
+	again := rf.report(rf.owner.key, path, body, key)
+	if again.status != 200 || string(again.body) != string(r.body) {
+		t.Fatalf("retry answered %d %s, want %s", again.status, again.body, r.body)
 	}
 	if rf.review.count() != 0 {
 		t.Fatal("forwarded without a review URL")
+	}
+	reportID := uuid.MustParse(r.json(t)["reportId"].(string))
+	queued, err := oltp.AnswerReports(context.Background(), rf.pool, uuid.Nil, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mine []oltp.AnswerReport
+	for _, q := range queued {
+		if q.ProjectID == rf.project {
+			mine = append(mine, q)
+		}
+	}
+	if len(mine) != 1 {
+		t.Fatalf("%d reports queued for the project, want 1", len(mine))
+	}
+	q := mine[0]
+	if q.ReportID != reportID || q.Type != "missed_mention" || q.Comment == nil || *q.Comment != "Acme is missing" ||
+		!slices.Equal(q.MissedBrandNames, []string{"Acme"}) || q.TrackedQueryID != rf.query ||
+		q.AIResponseID != rf.answer || q.CheckRunID != rf.runID || q.OrganizationID != rf.org ||
+		q.ReportedBy != rf.owner.userID || q.ReportedAt.IsZero() {
+		t.Fatalf("queued %+v", q)
+	}
+	// The listing pages by the last id seen.
+	rest, err := oltp.AnswerReports(context.Background(), rf.pool, q.ReportID, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(rest, func(r oltp.AnswerReport) bool { return r.ReportID == q.ReportID }) {
+		t.Fatal("the page after a report lists it again")
 	}
 }
 

@@ -29,11 +29,15 @@ const adminUsage = `usage: sightline admin <command>
   key revoke --id ID
   subscription set --org ID --status active --tier T --interval monthly|yearly --check-budget N
   analyst access --org ID [--database D] [--user NAME --password-sha256 HEX]
+  reports list [--after REPORT_ID] [--limit N]
   demo [--base-url URL]
 
 Each command but demo prints one JSON object. analyst access prints the
 ClickHouse statements (schema/clickhouse-access) that give the
-organization's analysts read-only access to its rows; it changes nothing. demo creates (once) a demo
+organization's analysts read-only access to its rows; it changes nothing.
+reports list prints the reports of captured AI answers queued for review
+(when no REVIEW_URL is configured), oldest first, 100 unless --limit says
+otherwise (1 to 1000); the last reportId is the next page's --after. demo creates (once) a demo
 user, organization and subscription, issues a new owner key and prints it
 with example requests.
 `
@@ -54,6 +58,7 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 		"key revoke":       adminKeyRevoke,
 		"subscription set": adminSubscriptionSet,
 		"analyst access":   adminAnalystAccess,
+		"reports list":     adminReportsList,
 	}
 	var cmd adminCommand
 	var rest []string
@@ -209,6 +214,30 @@ func adminKeyRevoke(ctx context.Context, tx pgx.Tx, args []string) (any, error) 
 		return nil, err
 	}
 	return map[string]any{"id": id, "revoked": true}, nil
+}
+
+func adminReportsList(ctx context.Context, tx pgx.Tx, args []string) (any, error) {
+	f, err := flags(args, nil, "after", "limit")
+	if err != nil {
+		return nil, err
+	}
+	after := uuid.Nil
+	if f["after"] != "" {
+		if after, err = parseID("after", f["after"]); err != nil {
+			return nil, err
+		}
+	}
+	limit := 100
+	if f["limit"] != "" {
+		if _, err := fmt.Sscan(f["limit"], &limit); err != nil || limit < 1 || limit > 1000 {
+			return nil, fmt.Errorf("--limit must be a whole number from 1 to 1000, got %q", f["limit"])
+		}
+	}
+	reports, err := oltp.AnswerReports(ctx, tx, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"reports": reports}, nil
 }
 
 func adminSubscriptionSet(ctx context.Context, tx pgx.Tx, args []string) (any, error) {

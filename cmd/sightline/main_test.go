@@ -59,6 +59,9 @@ func TestAdmin(t *testing.T) {
 		!strings.Contains(fmt.Sprint(statements), "USING 0") || !strings.Contains(fmt.Sprint(statements), "CREATE USER IF NOT EXISTS olive_analyst") {
 		t.Fatalf("analyst access printed %v", access)
 	}
+	if queued, ok := runJSON(t, getenv, "admin", "reports", "list", "--limit", "5")["reports"].([]any); !ok || len(queued) != 0 {
+		t.Fatalf("reports list printed %v", queued)
+	}
 	revoked := runJSON(t, getenv, "admin", "key", "revoke", "--id", key["id"].(string))
 	if revoked["revoked"] != true {
 		t.Fatalf("key revoke printed %v", revoked)
@@ -79,6 +82,8 @@ func TestAdmin(t *testing.T) {
 		{"admin", "subscription", "set", "--org", orgID, "--status", "active", "--tier", "pro", "--interval", "monthly", "--check-budget", "-5"},
 		{"admin", "analyst", "access", "--org", "0193a7e4-0000-7000-8000-000000000001"},
 		{"admin", "analyst", "access", "--org", orgID, "--user", "ann", "--password-sha256", "secret"},
+		{"admin", "reports", "list", "--limit", "0"},
+		{"admin", "reports", "list", "--after", "yesterday"},
 		{"bogus"},
 		{},
 	}
