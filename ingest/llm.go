@@ -1,16 +1,16 @@
 package ingest
 
 import (
-	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/ingest/openai"
 )
 
 // LLM is the optional second extraction pass: an OpenAI chat completions
@@ -150,47 +150,14 @@ func (l *LLM) read(ctx context.Context, b Brands, a Answer, local Extraction) ([
 	if err != nil {
 		return nil, err
 	}
-	model := l.Model
-	if model == "" {
-		model = "gpt-4o-mini"
-	}
-	body, err := json.Marshal(map[string]any{
-		"model": model,
+	req := map[string]any{
+		"model": cmp.Or(l.Model, "gpt-4o-mini"),
 		"messages": []map[string]string{
 			{"role": "system", "content": llmRules},
 			{"role": "user", "content": string(user)},
 		},
 		"response_format": map[string]any{"type": "json_schema",
 			"json_schema": map[string]any{"name": "extraction", "strict": true, "schema": llmSchema}},
-	})
-	if err != nil {
-		return nil, err
-	}
-	base := strings.TrimSuffix(strings.TrimRight(l.BaseURL, "/"), "/v1")
-	if base == "" {
-		base = "https://api.openai.com"
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, base+"/v1/chat/completions", bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+l.APIKey)
-	client := l.Client
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("llm extraction: %w", err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	if err != nil {
-		return nil, fmt.Errorf("llm extraction: reading the response: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("llm extraction: status %d: %.200s", resp.StatusCode, raw)
 	}
 	var completion struct {
 		Choices []struct {
@@ -200,16 +167,24 @@ func (l *LLM) read(ctx context.Context, b Brands, a Answer, local Extraction) ([
 			} `json:"message"`
 		} `json:"choices"`
 	}
-	if err := json.Unmarshal(raw, &completion); err != nil {
-		return nil, fmt.Errorf("llm extraction: decoding the response: %w", err)
+	client := openai.Client{BaseURL: l.BaseURL, APIKey: l.APIKey, HTTP: l.Client}
+	if err := client.Post(ctx, "/v1/chat/completions", req, &completion); err != nil {
+		return nil, fmt.Errorf("llm extraction: %w", err)
 	}
-	if len(completion.Choices) == 0 || completion.Choices[0].Message.Content == nil {
+	if len(completion.Choices) == 0 {
+		return nil, fmt.Errorf("llm extraction: no content in the response")
+	}
+	message := completion.Choices[0].Message
+	if message.Refusal != nil {
+		return nil, fmt.Errorf("llm extraction: %w: %.300s", openai.ErrRefused, *message.Refusal)
+	}
+	if message.Content == nil {
 		return nil, fmt.Errorf("llm extraction: no content in the response")
 	}
 	var out struct {
 		Mentions []llmMention `json:"mentions"`
 	}
-	if err := json.Unmarshal([]byte(*completion.Choices[0].Message.Content), &out); err != nil {
+	if err := json.Unmarshal([]byte(*message.Content), &out); err != nil {
 		return nil, fmt.Errorf("llm extraction: the model's JSON: %w", err)
 	}
 	return out.Mentions, nil

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/ingest/openai"
 )
 
 // llmServer answers chat completions with a response body from testdata
@@ -89,5 +91,19 @@ func TestLLMIsSkippedWhenCertainAndFailsSoft(t *testing.T) {
 	got, err := l.ExtractAnswer(context.Background(), extractBrands(), uncertain)
 	if err == nil || calls != 1 || len(got.Mentions) != 1 {
 		t.Errorf("a failing model: err %v, %d calls, mentions %+v; want the local extraction and the error", err, calls, got.Mentions)
+	}
+}
+
+func TestLLMRefusal(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{"choices":[{"message":{"role":"assistant","content":null,"refusal":"I can't help with that."}}]}`))
+	}))
+	t.Cleanup(srv.Close)
+	l := &LLM{BaseURL: srv.URL, APIKey: "sk-test", Client: srv.Client()}
+	got, err := l.ExtractAnswer(context.Background(), extractBrands(), Answer{Text: "Zorblax has a free plan for students."})
+	if !errors.Is(err, openai.ErrRefused) || len(got.Mentions) != 1 {
+		t.Errorf("a refusal: err %v, mentions %+v; want ErrRefused and the local extraction", err, got.Mentions)
 	}
 }

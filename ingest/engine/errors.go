@@ -11,7 +11,7 @@ import (
 // later may help.
 type ErrorKind string
 
-// The kinds of engine failure.
+// The kinds of engine failure that pass: asking again later may succeed.
 const (
 	// Timeout: no complete answer within the per-request timeout (or the
 	// caller's deadline).
@@ -22,6 +22,10 @@ const (
 	// Unavailable: the provider failed (5xx), could not be reached, or said
 	// it cannot answer right now.
 	Unavailable ErrorKind = "unavailable"
+)
+
+// The kinds of engine failure that asking again does not cure.
+const (
 	// Rejected: the provider refused the request itself (4xx other than
 	// 429: bad key, bad request, exhausted quota) or the request cannot be
 	// made (an engine or country the provider cannot serve). Asking again

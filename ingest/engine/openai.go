@@ -7,6 +7,7 @@ import (
 
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/ingest"
+	"github.com/sightline/sightline/ingest/openai"
 )
 
 // OpenAIConfig configures the chatgpt adapter. Model is any Responses API
@@ -16,7 +17,7 @@ type OpenAIConfig = AnswerAPIConfig
 
 // The OpenAI defaults.
 const (
-	DefaultOpenAIBaseURL = "https://api.openai.com"
+	DefaultOpenAIBaseURL = openai.DefaultBaseURL
 	DefaultOpenAIModel   = "gpt-5-mini"
 )
 
@@ -76,37 +77,11 @@ func (a *OpenAI) Ask(ctx context.Context, req ingest.Request) (ingest.Capture, e
 		openAIRequest{Model: a.model, Input: req.QueryText, Tools: []openAITool{tool}}, parseOpenAI)
 }
 
-type openAIResponse struct {
-	Status string `json:"status"`
-	Error  *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-	IncompleteDetails *struct {
-		Reason string `json:"reason"`
-	} `json:"incomplete_details"`
-	Output []struct {
-		Type    string `json:"type"`
-		Role    string `json:"role"`
-		Content []struct {
-			Type        string `json:"type"`
-			Text        string `json:"text"`
-			Refusal     string `json:"refusal"`
-			Annotations []struct {
-				Type       string `json:"type"`
-				URL        string `json:"url"`
-				Title      string `json:"title"`
-				StartIndex int    `json:"start_index"`
-			} `json:"annotations"`
-		} `json:"content"`
-	} `json:"output"`
-}
-
 // parseOpenAI reads a Responses API response body. A failed response is
 // Unavailable (OpenAI reports its own server errors this way), an
 // incomplete one too (the answer was cut short; a new pass may complete).
 func parseOpenAI(engine sightline.Engine, data []byte) (*ingest.Answer, *Error) {
-	var r openAIResponse
+	var r openai.Response
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, newError(engine, Malformed, "decoding response: %w", err)
 	}
@@ -124,18 +99,13 @@ func parseOpenAI(engine sightline.Engine, data []byte) (*ingest.Answer, *Error) 
 		}
 		return nil, newError(engine, Unavailable, "response incomplete: %s", reason)
 	}
-	last := -1
-	for i, item := range r.Output {
-		if item.Type == "message" && item.Role == "assistant" {
-			last = i
-		}
-	}
-	if last < 0 {
+	message, ok := r.Answer()
+	if !ok {
 		return nil, newError(engine, Malformed, "response has no assistant message")
 	}
 	var t text
 	var cites citations
-	for _, part := range r.Output[last].Content {
+	for _, part := range message.Content {
 		switch part.Type {
 		case "output_text":
 			anns := part.Annotations

@@ -234,7 +234,7 @@ func (w *writer) chatgpt() {
 	}
 	if len(w.queue) > 0 && w.r.Float64() < 0.6 {
 		w.maybeHeading(chatgptHeadings[2], 0.4)
-		w.group(w.take(1+w.r.IntN(3)), sightline.MentionExample, &examples)
+		w.group(w.take(1+w.r.IntN(3)), sightline.MentionExample)
 	}
 	w.paragraph()
 	w.rest()
@@ -253,7 +253,7 @@ func (w *writer) perplexity() {
 	w.bold = w.r.Float64() < 0.3
 	w.sentence(w.pick(intros))
 	if len(w.queue) >= 2 && w.r.Float64() < 0.6 {
-		w.group(w.take(2+w.r.IntN(3)), sightline.MentionListing, &groupListings)
+		w.group(w.take(2+w.r.IntN(3)), sightline.MentionListing)
 	}
 	if w.r.Float64() < 0.5 {
 		w.sentence(w.pick(generalAdvice))
@@ -266,7 +266,7 @@ func (w *writer) perplexity() {
 		case u < 0.6:
 			w.compare(w.pop())
 		case u < 0.8:
-			w.group(w.take(1+w.r.IntN(3)), sightline.MentionExample, &examples)
+			w.group(w.take(1+w.r.IntN(3)), sightline.MentionExample)
 		default:
 			w.reference(w.pop())
 		}
@@ -294,7 +294,7 @@ func (w *writer) overview() {
 	}
 	if len(w.queue) > 0 && w.r.Float64() < 0.5 {
 		w.paragraph()
-		w.group(w.take(1+w.r.IntN(2)), sightline.MentionExample, &examples)
+		w.group(w.take(1+w.r.IntN(2)), sightline.MentionExample)
 	}
 	w.paragraph()
 	w.rest()
@@ -366,7 +366,7 @@ func (w *writer) rest() {
 		case u < 0.7:
 			w.reference(w.pop())
 		case u < 0.85:
-			w.group(w.take(1), sightline.MentionExample, &examples)
+			w.group(w.take(1), sightline.MentionExample)
 		default:
 			w.compare(w.pop())
 		}
@@ -381,16 +381,14 @@ func (w *writer) recommend(i int) {
 		w.remark(i, tone)
 		return
 	}
-	s := slot{i, class{sightline.MentionRecommendation, tone, w.qual()}}
-	w.sentence(w.pick(recommendations[tone][s.cls.qual]), s)
+	w.say(slot{i, class{sightline.MentionRecommendation, tone, w.qual()}})
 }
 
 // reference cites or reports on one brand.
 func (w *writer) reference(i int) { w.remark(i, w.tone(i)) }
 
 func (w *writer) remark(i, tone int) {
-	s := slot{i, class{sightline.MentionReference, tone, w.qual()}}
-	w.sentence(w.pick(references[tone][s.cls.qual]), s)
+	w.say(slot{i, class{sightline.MentionReference, tone, w.qual()}})
 }
 
 // advice is a hedged recommendation ("if you need X, then Brand"), of a
@@ -413,8 +411,7 @@ func (w *writer) advice() {
 		}
 		tone = 1
 	}
-	s := slot{i, class{sightline.MentionRecommendation, tone, hedged}}
-	w.sentence(w.pick(recommendations[tone][hedged]), s)
+	w.say(slot{i, class{sightline.MentionRecommendation, tone, hedged}})
 }
 
 // list writes one line per brand, numbered or bulleted, with bold names.
@@ -505,7 +502,7 @@ func (w *writer) optionHeadings(is []int) {
 }
 
 // group names several brands in one sentence, in the first one's tone.
-func (w *writer) group(is []int, typ sightline.MentionType, bank *[3][2][]string) {
+func (w *writer) group(is []int, typ sightline.MentionType) {
 	if len(is) == 0 {
 		return
 	}
@@ -514,7 +511,14 @@ func (w *writer) group(is []int, typ sightline.MentionType, bank *[3][2][]string
 	for n, i := range is {
 		slots[n] = slot{i, cls}
 	}
-	w.sentence(w.pick(bank[cls.tone][cls.qual]), slots...)
+	w.say(slots...)
+}
+
+// say writes a sentence naming the slots, all of one class, picked from
+// the sentences of that class.
+func (w *writer) say(slots ...slot) {
+	c := slots[0].cls
+	w.sentence(w.pick(sentences[c.typ][c.tone][c.qual]), slots...)
 }
 
 // compare sets brand i against the next brand or, failing that, one

@@ -1,5 +1,7 @@
 package simulator
 
+import "github.com/sightline/sightline"
+
 // The phrase banks answers are written from. Templates name brands through
 // placeholders the writer fills in and records:
 //
@@ -82,30 +84,81 @@ var (
 	aiModeHeadings   = [3]string{"## Top options", "## Key differences", "## Which one to choose"}
 )
 
-var recommendations = [3][2][]string{
-	{ // positive
-		{
-			"I'd recommend {b0} for most teams: it is praised for its {feat}.",
-			"Our top pick is {b0}, which users love for its {feat}.",
-			"{b0} is the best overall choice thanks to its excellent {feat}.",
-			"For most people, {b0} is the strongest option, with standout {feat}.",
+// sentences name brands, and give each the mention type they are filed
+// under: a recommendation, a reference (a brand cited as a source or
+// reported on), a listing (several brands in one prose sentence) or an
+// example (brands named in passing, as instances of a kind).
+var sentences = map[sightline.MentionType][3][2][]string{
+	sightline.MentionRecommendation: {
+		{ // positive
+			{
+				"I'd recommend {b0} for most teams: it is praised for its {feat}.",
+				"Our top pick is {b0}, which users love for its {feat}.",
+				"{b0} is the best overall choice thanks to its excellent {feat}.",
+				"For most people, {b0} is the strongest option, with standout {feat}.",
+			},
+			{
+				"If you need {need}, then {b0} is an excellent choice.",
+				"{b0} is the best choice if you need {need}.",
+				"If you need {need}, go with {b0}: it is praised for its {feat}.",
+			},
 		},
-		{
-			"If you need {need}, then {b0} is an excellent choice.",
-			"{b0} is the best choice if you need {need}.",
-			"If you need {need}, go with {b0}: it is praised for its {feat}.",
+		{ // neutral
+			{
+				"{b0} is a sensible default choice for most teams.",
+				"A reasonable pick is {b0}, which covers {feat} and {feat}.",
+				"We suggest starting with {b0} and checking its plans against your requirements.",
+			},
+			{
+				"If you need {need}, {b0} is worth a look.",
+				"Consider {b0} if you need {need}.",
+				"If you need {need}, then {b0} is a reasonable pick.",
+			},
 		},
 	},
-	{ // neutral
+	sightline.MentionReference: {
 		{
-			"{b0} is a sensible default choice for most teams.",
-			"A reasonable pick is {b0}, which covers {feat} and {feat}.",
-			"We suggest starting with {b0} and checking its plans against your requirements.",
+			{"{p0} widely praised guide explains that {fact}.", "A well-regarded study by {0} shows that {fact}."},
+			{"If you want to go deeper, {p0} excellent guide to {topic} is a good starting point."},
 		},
 		{
-			"If you need {need}, {b0} is worth a look.",
-			"Consider {b0} if you need {need}.",
-			"If you need {need}, then {b0} is a reasonable pick.",
+			{"According to a recent survey by {0}, {fact}.", "{p0} 2025 benchmark report found that {fact}.",
+				"As {0} notes in its documentation, {fact}.", "Data published by {0} suggests that {fact}."},
+			{"If you want the details, {p0} documentation covers {topic}.", "If you are comparing costs, {0} publishes a pricing breakdown."},
+		},
+		{
+			{"{0} has been criticised for {weak}, according to several user reviews.",
+				"Some users report that {0} has struggled with {weak}.", "{0} drew criticism last year for {weak}."},
+			{"If privacy matters to you, note that {0} has been criticised for {weak}.",
+				"If you need {need}, keep in mind that {0} has been criticised for {weak}."},
+		},
+	},
+	sightline.MentionListing: {
+		{
+			{"Highly rated options include {list}.", "The best-reviewed options include {list}."},
+			{"If you need {need}, the best-reviewed options are {list}."},
+		},
+		{
+			{"Popular options include {list}.", "The main options are {list}.", "Commonly used options include {list}."},
+			{"If you need {need}, the main options are {list}."},
+		},
+		{
+			{"Options that draw frequent complaints include {list}.", "Lower-rated options include {list}, mostly because of {weak}."},
+			{"If you need {need}, options that draw complaints include {list}."},
+		},
+	},
+	sightline.MentionExample: {
+		{
+			{"Well-reviewed tools such as {list} are also worth knowing.", "Newer options, for example {list}, have earned strong reviews."},
+			{"If you need {need}, well-liked options such as {list} do it well."},
+		},
+		{
+			{"There are also tools such as {list}.", "Other providers, for example {list}, cover the basics.", "Smaller players such as {list} also exist."},
+			{"If you need {need}, tools such as {olist} are also available."},
+		},
+		{
+			{"Some tools, for example {list}, have been criticised for {weak}.", "Cheaper tools such as {list} often draw complaints about {weak}."},
+			{"If you need {need}, be careful with tools such as {list}, which users criticise for {weak}."},
 		},
 	},
 }
@@ -135,57 +188,6 @@ var listItems = [3][2][]string{
 	{
 		{"has been criticised for {weak}.", "capable, but users complain about {weak}.", "often criticised for {weak}."},
 		{"if you need {need}, note that it has been criticised for {weak}.", "avoid it if you need {need}; users complain about {weak}."},
-	},
-}
-
-// groupListings list several brands in one prose sentence.
-var groupListings = [3][2][]string{
-	{
-		{"Highly rated options include {list}.", "The best-reviewed options include {list}."},
-		{"If you need {need}, the best-reviewed options are {list}."},
-	},
-	{
-		{"Popular options include {list}.", "The main options are {list}.", "Commonly used options include {list}."},
-		{"If you need {need}, the main options are {list}."},
-	},
-	{
-		{"Options that draw frequent complaints include {list}.", "Lower-rated options include {list}, mostly because of {weak}."},
-		{"If you need {need}, options that draw complaints include {list}."},
-	},
-}
-
-// examples name brands in passing, as instances of a kind.
-var examples = [3][2][]string{
-	{
-		{"Well-reviewed tools such as {list} are also worth knowing.", "Newer options, for example {list}, have earned strong reviews."},
-		{"If you need {need}, well-liked options such as {list} do it well."},
-	},
-	{
-		{"There are also tools such as {list}.", "Other providers, for example {list}, cover the basics.", "Smaller players such as {list} also exist."},
-		{"If you need {need}, tools such as {olist} are also available."},
-	},
-	{
-		{"Some tools, for example {list}, have been criticised for {weak}.", "Cheaper tools such as {list} often draw complaints about {weak}."},
-		{"If you need {need}, be careful with tools such as {list}, which users criticise for {weak}."},
-	},
-}
-
-// references cite a brand as a source or report on it.
-var references = [3][2][]string{
-	{
-		{"{p0} widely praised guide explains that {fact}.", "A well-regarded study by {0} shows that {fact}."},
-		{"If you want to go deeper, {p0} excellent guide to {topic} is a good starting point."},
-	},
-	{
-		{"According to a recent survey by {0}, {fact}.", "{p0} 2025 benchmark report found that {fact}.",
-			"As {0} notes in its documentation, {fact}.", "Data published by {0} suggests that {fact}."},
-		{"If you want the details, {p0} documentation covers {topic}.", "If you are comparing costs, {0} publishes a pricing breakdown."},
-	},
-	{
-		{"{0} has been criticised for {weak}, according to several user reviews.",
-			"Some users report that {0} has struggled with {weak}.", "{0} drew criticism last year for {weak}."},
-		{"If privacy matters to you, note that {0} has been criticised for {weak}.",
-			"If you need {need}, keep in mind that {0} has been criticised for {weak}."},
 	},
 }
 

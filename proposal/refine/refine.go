@@ -9,20 +9,21 @@
 package refine
 
 import (
-	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/sightline/sightline/ingest/openai"
 )
 
 // Defaults, as the chatgpt engine's.
 const (
-	DefaultBaseURL = "https://api.openai.com"
+	DefaultBaseURL = openai.DefaultBaseURL
 	DefaultModel   = "gpt-5-mini"
 	DefaultTimeout = 60 * time.Second
 )
@@ -44,25 +45,15 @@ type Config struct {
 
 // OpenAI asks the model.
 type OpenAI struct {
-	cfg Config
+	client  openai.Client
+	model   string
+	timeout time.Duration
 }
 
 // New returns the model client.
 func New(cfg Config) *OpenAI {
-	if cfg.Model == "" {
-		cfg.Model = DefaultModel
-	}
-	cfg.BaseURL = strings.TrimSuffix(strings.TrimSuffix(cfg.BaseURL, "/"), "/v1")
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = DefaultBaseURL
-	}
-	if cfg.Client == nil {
-		cfg.Client = http.DefaultClient
-	}
-	if cfg.Timeout == 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	return &OpenAI{cfg: cfg}
+	return &OpenAI{client: openai.Client{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, HTTP: cfg.Client},
+		model: cmp.Or(cfg.Model, DefaultModel), timeout: cmp.Or(cfg.Timeout, DefaultTimeout)}
 }
 
 // stringsSchema is the JSON schema of an answer {key: [string, ...]}.
@@ -142,26 +133,8 @@ type request struct {
 	} `json:"text"`
 }
 
-// response is the part of a Responses API response read here.
-type response struct {
-	Status string `json:"status"`
-	Error  *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-	Output []struct {
-		Type    string `json:"type"`
-		Role    string `json:"role"`
-		Content []struct {
-			Type    string `json:"type"`
-			Text    string `json:"text"`
-			Refusal string `json:"refusal"`
-		} `json:"content"`
-	} `json:"output"`
-}
-
 // ErrRefused is returned when the model declines to answer.
-var ErrRefused = errors.New("the model refused")
+var ErrRefused = openai.ErrRefused
 
 // ask sends one request and decodes the structured answer into out.
 func (o *OpenAI) ask(ctx context.Context, name, instructions string, input any, schema map[string]any, out any) error {
@@ -169,68 +142,36 @@ func (o *OpenAI) ask(ctx context.Context, name, instructions string, input any, 
 	if err != nil {
 		return fmt.Errorf("encoding input: %w", err)
 	}
-	req := request{Model: o.cfg.Model, Instructions: instructions, Input: string(payload)}
+	req := request{Model: o.model, Instructions: instructions, Input: string(payload)}
 	req.Text.Format.Type, req.Text.Format.Name, req.Text.Format.Strict, req.Text.Format.Schema = "json_schema", name, true, schema
-	body, err := json.Marshal(req)
-	if err != nil {
-		return fmt.Errorf("encoding request: %w", err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, o.cfg.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, o.cfg.BaseURL+"/v1/responses", bytes.NewReader(body))
-	if err != nil {
+	var r openai.Response
+	if err := o.client.Post(ctx, "/v1/responses", req, &r); err != nil {
 		return err
-	}
-	hr.Header.Set("Authorization", "Bearer "+o.cfg.APIKey)
-	hr.Header.Set("Content-Type", "application/json")
-	res, err := o.cfg.Client.Do(hr)
-	if err != nil {
-		return fmt.Errorf("asking the model: %w", err)
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 4<<20))
-	if err != nil {
-		return fmt.Errorf("reading the model's answer: %w", err)
-	}
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("the model answered %d: %s", res.StatusCode, truncate(string(data), 300))
-	}
-	var r response
-	if err := json.Unmarshal(data, &r); err != nil {
-		return fmt.Errorf("decoding the model's answer: %w", err)
 	}
 	if r.Status != "completed" {
 		msg := r.Status
 		if r.Error != nil {
 			msg += ": " + r.Error.Code + " " + r.Error.Message
 		}
-		return fmt.Errorf("the model's response is %s", truncate(msg, 300))
+		return fmt.Errorf("the model's response is %.300s", msg)
 	}
-	for i := len(r.Output) - 1; i >= 0; i-- {
-		item := r.Output[i]
-		if item.Type != "message" || item.Role != "assistant" {
-			continue
-		}
-		var text strings.Builder
-		for _, part := range item.Content {
-			switch part.Type {
-			case "output_text":
-				text.WriteString(part.Text)
-			case "refusal":
-				return fmt.Errorf("%w: %s", ErrRefused, truncate(part.Refusal, 300))
-			}
-		}
-		if err := json.Unmarshal([]byte(text.String()), out); err != nil {
-			return fmt.Errorf("the model's answer is not the asked JSON: %w", err)
-		}
-		return nil
+	message, ok := r.Answer()
+	if !ok {
+		return errors.New("the model's response has no answer")
 	}
-	return errors.New("the model's response has no answer")
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
+	var text strings.Builder
+	for _, part := range message.Content {
+		switch part.Type {
+		case "output_text":
+			text.WriteString(part.Text)
+		case "refusal":
+			return fmt.Errorf("%w: %.300s", ErrRefused, part.Refusal)
+		}
 	}
-	return s[:n] + "…"
+	if err := json.Unmarshal([]byte(text.String()), out); err != nil {
+		return fmt.Errorf("the model's answer is not the asked JSON: %w", err)
+	}
+	return nil
 }
