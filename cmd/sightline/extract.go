@@ -140,8 +140,9 @@ type extractCitedSourceOut struct {
 }
 
 // extract runs `sightline extract`: the extraction of one answer, read as
-// JSON, printed as JSON. stdin is read unless --input names a file.
-func extract(stdin io.Reader, args []string, stdout io.Writer) error {
+// JSON, printed as JSON. stdin is read unless --input names a file; the
+// LLM pass is configured from getenv and reports its failure on stderr.
+func extract(ctx context.Context, getenv func(string) string, stdin io.Reader, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("extract", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	input := fs.String("input", "-", "")
@@ -189,13 +190,13 @@ func extract(stdin io.Reader, args []string, stdout io.Writer) error {
 	}
 	e := ingest.ExtractAnswer(brands, answer)
 	if *useLLM {
-		if os.Getenv("SIGHTLINE_ENGINES") != "live" || os.Getenv("OPENAI_API_KEY") == "" {
+		if getenv("SIGHTLINE_ENGINES") != "live" || getenv("OPENAI_API_KEY") == "" {
 			return usageError{fmt.Errorf("extract: --llm needs SIGHTLINE_ENGINES=live and OPENAI_API_KEY")}
 		}
-		l := &ingest.LLM{BaseURL: os.Getenv("OPENAI_BASE_URL"), APIKey: os.Getenv("OPENAI_API_KEY"), Model: os.Getenv("OPENAI_EXTRACTION_MODEL")}
+		l := &ingest.LLM{BaseURL: getenv("OPENAI_BASE_URL"), APIKey: getenv("OPENAI_API_KEY"), Model: getenv("OPENAI_EXTRACTION_MODEL")}
 		var err error
-		if e, err = l.ExtractAnswer(context.Background(), brands, answer); err != nil {
-			fmt.Fprintln(os.Stderr, "extract: LLM pass failed, printing the local extraction:", err)
+		if e, err = l.ExtractAnswer(ctx, brands, answer); err != nil {
+			fmt.Fprintln(stderr, "extract: LLM pass failed, printing the local extraction:", err)
 		}
 	}
 

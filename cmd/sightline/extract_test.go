@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -17,6 +18,9 @@ import (
 	"github.com/sightline/sightline/ingest"
 )
 
+// noEnv is an empty environment.
+func noEnv(string) string { return "" }
+
 func TestExtract(t *testing.T) {
 	t.Parallel()
 	in := `{
@@ -28,7 +32,7 @@ func TestExtract(t *testing.T) {
 		"competitors": [{"name": "Zendesk", "names": ["Zendesk"], "domains": ["zendesk.com"]}]
 	}`
 	var out bytes.Buffer
-	if err := extract(strings.NewReader(in), nil, &out); err != nil {
+	if err := extract(context.Background(), noEnv, strings.NewReader(in), nil, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	var got extractOutput
@@ -71,7 +75,7 @@ func TestExtractRefusesBadInput(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var out bytes.Buffer
-			err := extract(strings.NewReader(in), nil, &out)
+			err := extract(context.Background(), noEnv, strings.NewReader(in), nil, &out, io.Discard)
 			var coded interface{ ExitCode() int }
 			if !errors.As(err, &coded) || coded.ExitCode() != 2 {
 				t.Fatalf("err = %v, want a usage error", err)
@@ -222,11 +226,10 @@ func TestExtractWithLLM(t *testing.T) {
 	defer srv.Close()
 	in := `{"answerText": "Highly rated options:\n\n- **Acme**\n- **Zendesk**\n\nZorblax has a free plan for students.",
 		"ownBrand": {"names": ["Acme"]}, "competitors": [{"name": "Zendesk"}]}`
-	t.Setenv("SIGHTLINE_ENGINES", "live")
-	t.Setenv("OPENAI_API_KEY", "sk-test")
-	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	vars := map[string]string{"SIGHTLINE_ENGINES": "live", "OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": srv.URL}
+	getenv := func(k string) string { return vars[k] }
 	var out bytes.Buffer
-	if err := extract(strings.NewReader(in), []string{"--llm"}, &out); err != nil {
+	if err := extract(context.Background(), getenv, strings.NewReader(in), []string{"--llm"}, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	var got extractOutput
@@ -236,8 +239,8 @@ func TestExtractWithLLM(t *testing.T) {
 	if len(got.Mentions) != 2 || got.Mentions[1].BrandName != "Zendesk" || got.Mentions[1].Sentiment != "neutral" {
 		t.Errorf("mentions %+v", got.Mentions)
 	}
-	t.Setenv("SIGHTLINE_ENGINES", "simulator")
-	if err := extract(strings.NewReader(in), []string{"--llm"}, &out); err == nil {
+	vars["SIGHTLINE_ENGINES"] = "simulator"
+	if err := extract(context.Background(), getenv, strings.NewReader(in), []string{"--llm"}, &out, io.Discard); err == nil {
 		t.Error("--llm without live engines was accepted")
 	}
 }

@@ -72,7 +72,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "backfill":
 		return backfill(ctx, cfg, args[1:], stdout, stderr)
 	case "extract":
-		return extract(stdin, args[1:], stdout)
+		return extract(ctx, getenv, stdin, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
