@@ -1,0 +1,3 @@
+// Package drive is what the HTTP load drivers share: a client for an API on
+// this machine, and phases of load that concurrent workers send.
+package drive
