@@ -7,37 +7,24 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/sightline/sightline/benchmarks/internal/drive"
 	"github.com/sightline/sightline/benchmarks/internal/measure"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "load:", err)
-		os.Exit(1)
-	}
-}
+func main() { drive.Main("load", run) }
 
 func run() error {
-	target := flag.String("url", "", "URL to GET (loopback only)")
-	key := flag.String("key", "", "API key sent as a bearer token")
-	duration := flag.Duration("duration", 20*time.Second, "how long to send load (at most 10m)")
-	warmup := flag.Duration("warmup", 2*time.Second, "load sent first and not measured")
-	concurrency := flag.Int("concurrency", 16, "requests in flight")
-	maxRequests := flag.Int64("max-requests", 5_000_000, "stop after this many measured requests")
+	f := drive.DefineFlags("URL to GET (loopback only)", "API key sent as a bearer token", 16, 5_000_000)
 	flag.Parse()
-
-	if *duration <= 0 || *duration > 10*time.Minute {
-		return errors.New("-duration must be within (0, 10m]")
+	if err := f.Check(); err != nil {
+		return err
 	}
-	c, err := drive.NewClient(*target, *key, *concurrency, 10*time.Second)
+	c, err := drive.NewClient(f.URL, f.Key, f.Concurrency, 10*time.Second)
 	if err != nil {
 		return err
 	}
@@ -50,8 +37,8 @@ func run() error {
 
 	// Warm-up: connections, pools and caches settle before measuring.
 	ctx := context.Background()
-	drive.Phase(ctx, *warmup, *concurrency, 1<<62, 1, get)
-	r := drive.Phase(ctx, *duration, *concurrency, *maxRequests, 1, get)
+	drive.Phase(ctx, f.Warmup, f.Concurrency, 1<<62, 1, get)
+	r := drive.Phase(ctx, f.Duration, f.Concurrency, f.MaxRequests, 1, get)
 
 	latencies := r.Sorted()
 	_, non200 := r.Counts()
@@ -59,8 +46,8 @@ func run() error {
 	if n == 0 {
 		return fmt.Errorf("no request succeeded (%d errors)", r.Errors)
 	}
-	fmt.Printf("target       %s\n", *target)
-	fmt.Printf("concurrency  %d\n", *concurrency)
+	fmt.Printf("target       %s\n", f.URL)
+	fmt.Printf("concurrency  %d\n", f.Concurrency)
 	fmt.Printf("requests     %d in %.1fs (%d non-200, %d transport errors)\n", n, r.Elapsed.Seconds(), non200, r.Errors)
 	fmt.Printf("throughput   %.0f requests/s\n", float64(n)/r.Elapsed.Seconds())
 	fmt.Printf("latency      %s\n", measure.Summary(latencies))

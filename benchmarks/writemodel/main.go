@@ -37,42 +37,34 @@ import (
 	"github.com/sightline/sightline/benchmarks/internal/measure"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "writemodel:", err)
-		os.Exit(1)
-	}
-}
+func main() { drive.Main("writemodel", run) }
 
 func run() error {
-	base := flag.String("url", "", "API base URL, loopback only (e.g. http://127.0.0.1:18081)")
-	key := flag.String("key", "", "API key with read and write capabilities, sent as a bearer token")
+	f := drive.DefineFlags("API base URL, loopback only (e.g. http://127.0.0.1:18081)",
+		"API key with read and write capabilities, sent as a bearer token", 8, 2_000_000)
 	org := flag.String("org", "", "organization id; the key's user must be a manager or owner")
 	queries := flag.Int("queries", 10_000, "tracked queries in the listing project, a multiple of 100 (at most 100,000)")
-	duration := flag.Duration("duration", 20*time.Second, "how long each measured phase sends load (at most 10m)")
-	warmup := flag.Duration("warmup", 2*time.Second, "load sent before each phase and not measured")
-	concurrency := flag.Int("concurrency", 8, "listing requests in flight")
 	createConcurrency := flag.Int("create-concurrency", 2, "create calls in flight")
 	createProjects := flag.Int("create-projects", 10, "projects the create calls go to, round-robin")
-	maxRequests := flag.Int64("max-requests", 2_000_000, "stop the listing phase after this many measured requests")
 	maxCreates := flag.Int64("max-creates", 2_000, "stop the create phase after this many measured calls")
 	catchUp := flag.Duration("catch-up", 3*time.Minute, "longest wait for the search projection to show the setup")
 	only := flag.String("only", "", `"listing" or "create" runs one phase; empty runs both`)
 	flag.Parse()
 
+	if err := f.Check(); err != nil {
+		return err
+	}
 	switch {
-	case *key == "" || *org == "":
+	case f.Key == "" || *org == "":
 		return errors.New("-key and -org are required")
 	case *queries <= 0 || *queries%perCall != 0 || *queries > 100_000:
 		return errors.New("-queries must be a positive multiple of 100, at most 100,000")
-	case *duration <= 0 || *duration > 10*time.Minute:
-		return errors.New("-duration must be within (0, 10m]")
-	case *concurrency < 1 || *createConcurrency < 1 || *createProjects < 1 || *maxRequests < 1 || *maxCreates < 1:
-		return errors.New("-concurrency, -create-concurrency, -create-projects, -max-requests and -max-creates must be positive")
+	case *createConcurrency < 1 || *createProjects < 1 || *maxCreates < 1:
+		return errors.New("-create-concurrency, -create-projects and -max-creates must be positive")
 	case *only != "" && *only != "listing" && *only != "create":
 		return errors.New(`-only must be "listing" or "create"`)
 	}
-	c, err := newClient(*base, *key, max(*concurrency, *createConcurrency))
+	c, err := newClient(f.URL, f.Key, max(f.Concurrency, *createConcurrency))
 	if err != nil {
 		return err
 	}
@@ -84,12 +76,12 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		if err := benchListing(ctx, c, trackedPath(*org, project), *queries, *warmup, *duration, *concurrency, *maxRequests); err != nil {
+		if err := benchListing(ctx, c, trackedPath(*org, project), *queries, f.Warmup, f.Duration, f.Concurrency, f.MaxRequests); err != nil {
 			return err
 		}
 	}
 	if *only != "listing" {
-		return benchCreate(ctx, c, *org, *createProjects, *warmup, *duration, *createConcurrency, *maxCreates, *catchUp)
+		return benchCreate(ctx, c, *org, *createProjects, f.Warmup, f.Duration, *createConcurrency, *maxCreates, *catchUp)
 	}
 	return nil
 }
