@@ -2,11 +2,11 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"math/rand/v2"
 	"net/http"
@@ -17,12 +17,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/benchmarks/internal/drive"
 	"github.com/sightline/sightline/benchmarks/internal/measure"
 )
 
@@ -462,17 +461,14 @@ func (s *server) counters(client *http.Client) (counters, error) {
 	return c, sc.Err()
 }
 
-// opResult is what one operation's measured load gave.
+// opResult is what one operation's measured load gave; every answer but
+// a 200 is wrong.
 type opResult struct {
-	op         operation
-	notServed  string // why, when the operation answers 404
-	latencies  []time.Duration
-	statuses   map[int]int // non-200 answers by status
-	transport  int
-	elapsed    time.Duration
-	rows       float64
-	queries    float64
-	firstError string
+	op        operation
+	notServed string // why, when the operation answers 404
+	drive.Result
+	rows    float64
+	queries float64
 }
 
 func (b *bench) load(ctx context.Context) error {
@@ -481,9 +477,11 @@ func (b *bench) load(ctx context.Context) error {
 		return err
 	}
 	defer srv.stop()
-	transport := &http.Transport{MaxIdleConnsPerHost: b.o.concurrency, MaxConnsPerHost: b.o.concurrency}
-	client := &http.Client{Transport: transport, Timeout: 30 * time.Second}
-	defer transport.CloseIdleConnections()
+	c, err := drive.NewClient(srv.base, b.access.key, b.o.concurrency, 30*time.Second)
+	if err != nil {
+		return err
+	}
+	defer c.HTTP.CloseIdleConnections()
 
 	fmt.Fprintf(b.out, "  sightline serve on %s (auth on, rate limits raised); %d requests in flight per operation, "+
 		"%s warm-up then %s measured each, requests round-robin over the %d projects\n",
@@ -493,7 +491,7 @@ func (b *bench) load(ctx context.Context) error {
 		"sortBy variants, competitor filters, pages and granularities per operation\n")
 	fmt.Fprintf(b.out, "  %-38s %8s %9s %9s %9s %12s %9s  %s\n", "operation", "requests", "req/s", "p50 ms", "p99 ms",
 		"rows read/req", "CH q/req", "errors")
-	documented, err := srv.documented(client)
+	documented, err := srv.documented(c.HTTP)
 	if err != nil {
 		return err
 	}
@@ -508,7 +506,7 @@ func (b *bench) load(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		r, err := b.drive(ctx, srv, client, op, uint64(i))
+		r, err := b.loadOp(ctx, srv, c, op, uint64(i))
 		if err != nil {
 			return err
 		}
@@ -517,10 +515,11 @@ func (b *bench) load(ctx context.Context) error {
 	}
 	served, notServed, failing := 0, 0, 0
 	for _, r := range results {
+		right, _ := r.Counts()
 		switch {
 		case r.notServed != "":
 			notServed++
-		case len(r.statuses) > 0 || r.transport > 0 || len(r.latencies) == 0:
+		case len(r.Statuses) > 0 || r.Errors > 0 || right == 0:
 			failing++
 		default:
 			served++
@@ -535,36 +534,36 @@ func (b *bench) printResult(r opResult) {
 		fmt.Fprintf(b.out, "  %-38s not served (%s)\n", r.op.name, r.notServed)
 		return
 	}
-	n := len(r.latencies)
+	latencies := r.Sorted()
+	n := len(latencies)
 	errs := "-"
-	if len(r.statuses) > 0 || r.transport > 0 {
+	if len(r.Statuses) > 0 || r.Errors > 0 {
 		var parts []string
-		for _, s := range slices.Sorted(maps.Keys(r.statuses)) {
-			parts = append(parts, fmt.Sprintf("%d x%d", s, r.statuses[s]))
+		for _, s := range slices.Sorted(maps.Keys(r.Statuses)) {
+			parts = append(parts, fmt.Sprintf("%d x%d", s, r.Statuses[s]))
 		}
-		if r.transport > 0 {
-			parts = append(parts, fmt.Sprintf("transport x%d", r.transport))
+		if r.Errors > 0 {
+			parts = append(parts, fmt.Sprintf("transport x%d", r.Errors))
 		}
-		errs = strings.Join(parts, ", ") + "; first: " + r.firstError
+		errs = strings.Join(parts, ", ") + "; first: " + cmp.Or(r.FirstWrong, r.FirstError)
 	}
 	if n == 0 {
 		fmt.Fprintf(b.out, "  %-38s %8d %9s %9s %9s %12s %9s  %s\n", r.op.name, 0, "-", "-", "-", "-", "-", errs)
 		return
 	}
-	slices.Sort(r.latencies)
-	fmt.Fprintf(b.out, "  %-38s %8d %9.1f %9.1f %9.1f %12.0f %9.1f  %s\n", r.op.name, n, float64(n)/r.elapsed.Seconds(),
-		ms(percentile(r.latencies, 0.50)), ms(percentile(r.latencies, 0.99)), r.rows/float64(n), r.queries/float64(n), errs)
+	fmt.Fprintf(b.out, "  %-38s %8d %9.1f %9.1f %9.1f %12.0f %9.1f  %s\n", r.op.name, n, float64(n)/r.Elapsed.Seconds(),
+		ms(percentile(latencies, 0.50)), ms(percentile(latencies, 0.99)), r.rows/float64(n), r.queries/float64(n), errs)
 }
 
-// drive probes op once, then sends its warm-up and measured load.
-func (b *bench) drive(ctx context.Context, srv *server, client *http.Client, op operation, seed uint64) (opResult, error) {
-	r := opResult{op: op, statuses: map[int]int{}}
+// loadOp probes op once, then sends its warm-up and measured load.
+func (b *bench) loadOp(ctx context.Context, srv *server, c *drive.Client, op operation, seed uint64) (opResult, error) {
+	r := opResult{op: op}
 	probe := &mix{rng: rand.New(rand.NewPCG(seed, 1)), b: b}
-	status, body, _, err := b.call(ctx, client, srv, op, probe, 0)
+	reply, err := b.call(ctx, c, op, probe, 0)
 	if err != nil {
 		return r, fmt.Errorf("probing %s: %w", op.name, err)
 	}
-	if status == http.StatusNotFound {
+	if reply.Status == http.StatusNotFound {
 		var e struct {
 			Error struct {
 				Code    string `json:"code"`
@@ -572,107 +571,49 @@ func (b *bench) drive(ctx context.Context, srv *server, client *http.Client, op 
 			} `json:"error"`
 		}
 		r.notServed = "404"
-		if json.Unmarshal(body, &e) == nil && e.Error.Code != "" {
+		if json.Unmarshal(reply.Body, &e) == nil && e.Error.Code != "" {
 			r.notServed = "404 " + e.Error.Code
 		}
 		return r, nil
 	}
 	if b.o.warmup > 0 {
-		b.phaseLoad(ctx, srv, client, op, seed, b.o.warmup, 1<<40)
+		b.phaseLoad(ctx, c, op, seed, b.o.warmup, 1<<40)
 	}
-	before, err := srv.counters(client)
+	before, err := srv.counters(c.HTTP)
 	if err != nil {
 		return r, err
 	}
-	m := b.phaseLoad(ctx, srv, client, op, seed+1000, b.o.duration, b.o.maxRequests)
-	after, err := srv.counters(client)
+	r.Result = b.phaseLoad(ctx, c, op, seed+1000, b.o.duration, b.o.maxRequests)
+	after, err := srv.counters(c.HTTP)
 	if err != nil {
 		return r, err
 	}
-	m.op, m.rows, m.queries = op, after.rows-before.rows, after.queries-before.queries
-	return m, nil
+	r.rows, r.queries = after.rows-before.rows, after.queries-before.queries
+	return r, nil
 }
 
 // phaseLoad sends op's requests from concurrency workers for d (or max
-// requests). A request runs to its answer even when d ends meanwhile, so
-// the read counters cover exactly the requests counted.
-func (b *bench) phaseLoad(ctx context.Context, srv *server, client *http.Client, op operation, seed uint64,
-	d time.Duration, maxRequests int64) opResult {
-	var (
-		mu     sync.Mutex
-		wg     sync.WaitGroup
-		budget atomic.Int64
-		res    = opResult{statuses: map[int]int{}}
-	)
-	budget.Store(maxRequests)
-	deadline := time.Now().Add(d)
-	start := time.Now()
-	for w := range b.o.concurrency {
-		wg.Go(func() {
-			m := &mix{rng: rand.New(rand.NewPCG(seed, uint64(w))), b: b}
-			var local []time.Duration
-			statuses := map[int]int{}
-			transport := 0
-			first := ""
-			for i := w; time.Now().Before(deadline) && ctx.Err() == nil && budget.Add(-1) >= 0; i += b.o.concurrency {
-				status, body, latency, err := b.call(ctx, client, srv, op, m, i%b.data.projects)
-				switch {
-				case err != nil:
-					transport++
-					if first == "" {
-						first = err.Error()
-					}
-				case status != http.StatusOK:
-					statuses[status]++
-					if first == "" {
-						first = fmt.Sprintf("%d %s", status, snippet(body))
-					}
-				default:
-					local = append(local, latency)
-				}
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			res.latencies = append(res.latencies, local...)
-			for s, n := range statuses {
-				res.statuses[s] += n
-			}
-			res.transport += transport
-			if res.firstError == "" {
-				res.firstError = first
-			}
-		})
-	}
-	wg.Wait()
-	res.elapsed = time.Since(start)
-	return res
+// requests), each worker round-robin over the projects. A request runs to
+// its answer even when d ends meanwhile, so the read counters cover exactly
+// the requests counted.
+func (b *bench) phaseLoad(ctx context.Context, c *drive.Client, op operation, seed uint64,
+	d time.Duration, maxRequests int64) drive.Result {
+	return drive.Phase(ctx, d, b.o.concurrency, maxRequests, 1, func(w int) drive.SendFunc {
+		m := &mix{rng: rand.New(rand.NewPCG(seed, uint64(w))), b: b}
+		i := w
+		return func(ctx context.Context) (drive.Answer, error) {
+			r, err := b.call(context.WithoutCancel(ctx), c, op, m, i%b.data.projects)
+			i += b.o.concurrency
+			return r.Answer(0, r.Status == http.StatusOK), err
+		}
+	})
 }
 
 // call sends one request of op for project p and reads the whole answer.
-func (b *bench) call(ctx context.Context, client *http.Client, srv *server, op operation, m *mix, p int) (int, []byte, time.Duration, error) {
-	target := srv.base + op.path(m, p)
+func (b *bench) call(ctx context.Context, c *drive.Client, op operation, m *mix, p int) (drive.Reply, error) {
+	path := op.path(m, p)
 	if q := op.query(m, p).Encode(); q != "" {
-		target += "?" + q
+		path += "?" + q
 	}
-	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodGet, target, nil)
-	if err != nil {
-		return 0, nil, 0, err
-	}
-	req.Header.Set("Authorization", "Bearer "+b.access.key)
-	start := time.Now()
-	res, err := client.Do(req)
-	if err != nil {
-		return 0, nil, 0, err
-	}
-	body, err := io.ReadAll(res.Body)
-	res.Body.Close()
-	return res.StatusCode, body, time.Since(start), err
-}
-
-func snippet(body []byte) string {
-	s := strings.Join(strings.Fields(string(body)), " ")
-	if len(s) > 160 {
-		s = s[:160] + "..."
-	}
-	return s
+	return c.Call(ctx, http.MethodGet, path, nil)
 }

@@ -7,130 +7,52 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
-	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 
+	"github.com/sightline/sightline/benchmarks/internal/drive"
 	"github.com/sightline/sightline/benchmarks/internal/measure"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "load:", err)
-		os.Exit(1)
-	}
-}
+func main() { drive.Main("load", run) }
 
 func run() error {
-	target := flag.String("url", "", "URL to GET (loopback only)")
-	key := flag.String("key", "", "API key sent as a bearer token")
-	duration := flag.Duration("duration", 20*time.Second, "how long to send load (at most 10m)")
-	warmup := flag.Duration("warmup", 2*time.Second, "load sent first and not measured")
-	concurrency := flag.Int("concurrency", 16, "requests in flight")
-	maxRequests := flag.Int64("max-requests", 5_000_000, "stop after this many measured requests")
+	f := drive.DefineFlags("URL to GET (loopback only)", "API key sent as a bearer token", 16, 5_000_000)
 	flag.Parse()
-
-	if err := measure.CheckLoopback(*target); err != nil {
+	if err := f.Check(); err != nil {
 		return err
 	}
-	if *duration <= 0 || *duration > 10*time.Minute {
-		return errors.New("-duration must be within (0, 10m]")
+	c, err := drive.NewClient(f.URL, f.Key, f.Concurrency, 10*time.Second)
+	if err != nil {
+		return err
 	}
-	transport := &http.Transport{MaxIdleConnsPerHost: *concurrency, MaxConnsPerHost: *concurrency}
-	client := &http.Client{Transport: transport, Timeout: 10 * time.Second}
-
-	get := func(ctx context.Context) (time.Duration, int, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, *target, nil)
-		if err != nil {
-			return 0, 0, err
+	get := func(int) drive.SendFunc {
+		return func(ctx context.Context) (drive.Answer, error) {
+			r, err := c.Call(ctx, http.MethodGet, "", nil)
+			return r.Answer(0, r.Status == http.StatusOK), err
 		}
-		if *key != "" {
-			req.Header.Set("Authorization", "Bearer "+*key)
-		}
-		start := time.Now()
-		res, err := client.Do(req)
-		if err != nil {
-			return 0, 0, err
-		}
-		_, _ = io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		return time.Since(start), res.StatusCode, nil
 	}
 
 	// Warm-up: connections, pools and caches settle before measuring.
-	phase(*warmup, *concurrency, 1<<62, get)
-	r := phase(*duration, *concurrency, *maxRequests, get)
+	ctx := context.Background()
+	drive.Phase(ctx, f.Warmup, f.Concurrency, 1<<62, 1, get)
+	r := drive.Phase(ctx, f.Duration, f.Concurrency, f.MaxRequests, 1, get)
 
-	slices.Sort(r.latencies)
-	n := len(r.latencies)
+	latencies := r.Sorted()
+	_, non200 := r.Counts()
+	n := len(latencies)
 	if n == 0 {
-		return fmt.Errorf("no request succeeded (%d errors)", r.errors)
+		return fmt.Errorf("no request succeeded (%d errors)", r.Errors)
 	}
-	fmt.Printf("target       %s\n", *target)
-	fmt.Printf("concurrency  %d\n", *concurrency)
-	fmt.Printf("requests     %d in %.1fs (%d non-200, %d transport errors)\n", n, r.elapsed.Seconds(), r.non200, r.errors)
-	fmt.Printf("throughput   %.0f requests/s\n", float64(n)/r.elapsed.Seconds())
-	fmt.Printf("latency      p50 %s  p90 %s  p99 %s  max %s\n",
-		measure.Round(measure.Quantile(r.latencies, 0.50)), measure.Round(measure.Quantile(r.latencies, 0.90)),
-		measure.Round(measure.Quantile(r.latencies, 0.99)), measure.Round(r.latencies[n-1]))
-	if r.non200 > 0 {
-		return fmt.Errorf("%d responses were not 200 (rate limits not raised, or a bad key?)", r.non200)
+	fmt.Printf("target       %s\n", f.URL)
+	fmt.Printf("concurrency  %d\n", f.Concurrency)
+	fmt.Printf("requests     %d in %.1fs (%d non-200, %d transport errors)\n", n, r.Elapsed.Seconds(), non200, r.Errors)
+	fmt.Printf("throughput   %.0f requests/s\n", float64(n)/r.Elapsed.Seconds())
+	fmt.Printf("latency      %s\n", measure.Summary(latencies))
+	if non200 > 0 {
+		return fmt.Errorf("%d responses were not 200 (rate limits not raised, or a bad key?)", non200)
 	}
 	return nil
-}
-
-type result struct {
-	latencies []time.Duration
-	non200    int64
-	errors    int64
-	elapsed   time.Duration
-}
-
-func phase(d time.Duration, concurrency int, maxRequests int64, get func(context.Context) (time.Duration, int, error)) result {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	var (
-		mu     sync.Mutex
-		res    result
-		budget atomic.Int64
-		wg     sync.WaitGroup
-	)
-	budget.Store(maxRequests)
-	start := time.Now()
-	for range concurrency {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			local := make([]time.Duration, 0, 4096)
-			var non200, errs int64
-			for ctx.Err() == nil && budget.Add(-1) >= 0 {
-				lat, status, err := get(ctx)
-				switch {
-				case err != nil:
-					if ctx.Err() == nil {
-						errs++
-					}
-				case status != http.StatusOK:
-					non200++
-				default:
-					local = append(local, lat)
-				}
-			}
-			mu.Lock()
-			res.latencies = append(res.latencies, local...)
-			res.non200 += non200
-			res.errors += errs
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	res.elapsed = time.Since(start)
-	return res
 }

@@ -28,52 +28,43 @@ import (
 	"net/url"
 	"os"
 	"runtime"
-	"slices"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
+	"github.com/sightline/sightline/benchmarks/internal/drive"
 	"github.com/sightline/sightline/benchmarks/internal/measure"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "writemodel:", err)
-		os.Exit(1)
-	}
-}
+func main() { drive.Main("writemodel", run) }
 
 func run() error {
-	base := flag.String("url", "", "API base URL, loopback only (e.g. http://127.0.0.1:18081)")
-	key := flag.String("key", "", "API key with read and write capabilities, sent as a bearer token")
+	f := drive.DefineFlags("API base URL, loopback only (e.g. http://127.0.0.1:18081)",
+		"API key with read and write capabilities, sent as a bearer token", 8, 2_000_000)
 	org := flag.String("org", "", "organization id; the key's user must be a manager or owner")
 	queries := flag.Int("queries", 10_000, "tracked queries in the listing project, a multiple of 100 (at most 100,000)")
-	duration := flag.Duration("duration", 20*time.Second, "how long each measured phase sends load (at most 10m)")
-	warmup := flag.Duration("warmup", 2*time.Second, "load sent before each phase and not measured")
-	concurrency := flag.Int("concurrency", 8, "listing requests in flight")
 	createConcurrency := flag.Int("create-concurrency", 2, "create calls in flight")
 	createProjects := flag.Int("create-projects", 10, "projects the create calls go to, round-robin")
-	maxRequests := flag.Int64("max-requests", 2_000_000, "stop the listing phase after this many measured requests")
 	maxCreates := flag.Int64("max-creates", 2_000, "stop the create phase after this many measured calls")
 	catchUp := flag.Duration("catch-up", 3*time.Minute, "longest wait for the search projection to show the setup")
 	only := flag.String("only", "", `"listing" or "create" runs one phase; empty runs both`)
 	flag.Parse()
 
+	if err := f.Check(); err != nil {
+		return err
+	}
 	switch {
-	case *key == "" || *org == "":
+	case f.Key == "" || *org == "":
 		return errors.New("-key and -org are required")
 	case *queries <= 0 || *queries%perCall != 0 || *queries > 100_000:
 		return errors.New("-queries must be a positive multiple of 100, at most 100,000")
-	case *duration <= 0 || *duration > 10*time.Minute:
-		return errors.New("-duration must be within (0, 10m]")
-	case *concurrency < 1 || *createConcurrency < 1 || *createProjects < 1 || *maxRequests < 1 || *maxCreates < 1:
-		return errors.New("-concurrency, -create-concurrency, -create-projects, -max-requests and -max-creates must be positive")
+	case *createConcurrency < 1 || *createProjects < 1 || *maxCreates < 1:
+		return errors.New("-create-concurrency, -create-projects and -max-creates must be positive")
 	case *only != "" && *only != "listing" && *only != "create":
 		return errors.New(`-only must be "listing" or "create"`)
 	}
-	c, err := newClient(*base, *key, max(*concurrency, *createConcurrency))
+	c, err := newClient(f.URL, f.Key, max(f.Concurrency, *createConcurrency))
 	if err != nil {
 		return err
 	}
@@ -85,12 +76,12 @@ func run() error {
 		if err != nil {
 			return err
 		}
-		if err := benchListing(ctx, c, trackedPath(*org, project), *queries, *warmup, *duration, *concurrency, *maxRequests); err != nil {
+		if err := benchListing(ctx, c, trackedPath(*org, project), *queries, f.Warmup, f.Duration, f.Concurrency, f.MaxRequests); err != nil {
 			return err
 		}
 	}
 	if *only != "listing" {
-		return benchCreate(ctx, c, *org, *createProjects, *warmup, *duration, *createConcurrency, *maxCreates, *catchUp)
+		return benchCreate(ctx, c, *org, *createProjects, f.Warmup, f.Duration, *createConcurrency, *maxCreates, *catchUp)
 	}
 	return nil
 }
@@ -146,14 +137,8 @@ func benchListing(ctx context.Context, c *client, base string, n int, warmup, du
 		}
 	}
 	rand.New(rand.NewPCG(1, 2)).Shuffle(len(schedule), func(i, j int) { schedule[i], schedule[j] = schedule[j], schedule[i] })
-	var next atomic.Int64
-	do := func(ctx context.Context, rng *rand.Rand) (int, reply, error) {
-		v := schedule[next.Add(1)%int64(len(schedule))]
-		r, err := c.call(ctx, http.MethodGet, base+"?"+mix[v].query(rng).Encode(), nil)
-		return v, r, err
-	}
-	ok := func(v int, r reply) bool {
-		if r.status != http.StatusOK {
+	ok := func(v int, r drive.Reply) bool {
+		if r.Status != http.StatusOK {
 			return false
 		}
 		if mix[v].total < 0 {
@@ -162,17 +147,29 @@ func benchListing(ctx context.Context, c *client, base string, n int, warmup, du
 		var page struct {
 			Total int `json:"total"`
 		}
-		return json.Unmarshal(r.body, &page) == nil && page.Total == mix[v].total
+		return json.Unmarshal(r.Body, &page) == nil && page.Total == mix[v].total
+	}
+	var next atomic.Int64
+	send := func(w int) drive.SendFunc {
+		rng := rand.New(rand.NewPCG(uint64(w), 7))
+		return func(ctx context.Context) (drive.Answer, error) {
+			v := schedule[next.Add(1)%int64(len(schedule))]
+			r, err := c.Call(ctx, http.MethodGet, base+"?"+mix[v].query(rng).Encode(), nil)
+			if err != nil {
+				return drive.Answer{}, err
+			}
+			return r.Answer(v, ok(v, r)), nil
+		}
 	}
 
-	phase(warmup, concurrency, 1<<62, len(mix), do, ok)
-	res := phase(duration, concurrency, maxRequests, len(mix), do, ok)
+	drive.Phase(ctx, warmup, concurrency, 1<<62, len(mix), send)
+	res := drive.Phase(ctx, duration, concurrency, maxRequests, len(mix), send)
 	names := make([]string, len(mix))
 	for i, v := range mix {
 		names[i] = fmt.Sprintf("%s [%d%%]", v.name, v.weight)
 	}
 	fmt.Printf("\nGET tracked-queries listing, %d queries, concurrency %d (load average after: %s)\n", n, concurrency, measure.LoadAverage())
-	return res.report(names)
+	return report(res, names)
 }
 
 func benchCreate(ctx context.Context, c *client, org string, projects int, warmup, duration time.Duration, concurrency int, maxCreates int64, catchUp time.Duration) error {
@@ -191,28 +188,28 @@ func benchCreate(ctx context.Context, c *client, org string, projects int, warmu
 	var calls atomic.Int64
 	// A create runs to its answer even when the phase ends meanwhile, so
 	// that every committed query is counted.
-	do := func(_ context.Context, _ *rand.Rand) (int, reply, error) {
-		n := calls.Add(1)
-		t := targets[n%int64(len(targets))]
-		r, err := c.call(ctx, http.MethodPost, t.base, freshCreateBody(n, t.cluster))
-		if err == nil && r.status == http.StatusOK {
+	send := func(int) drive.SendFunc {
+		return func(context.Context) (drive.Answer, error) {
+			n := calls.Add(1)
+			t := targets[n%int64(len(targets))]
+			r, err := c.Call(ctx, http.MethodPost, t.base, freshCreateBody(n, t.cluster))
+			if err != nil {
+				return drive.Answer{}, err
+			}
 			var a createAnswer
-			if json.Unmarshal(r.body, &a) == nil {
+			decoded := r.Status == http.StatusOK && json.Unmarshal(r.Body, &a) == nil
+			if decoded {
 				t.created.Add(int64(len(a.Successful)))
 			}
+			return r.Answer(0, decoded && len(a.Successful) == perCall), nil
 		}
-		return 0, r, err
 	}
-	ok := func(_ int, r reply) bool {
-		var a createAnswer
-		return r.status == http.StatusOK && json.Unmarshal(r.body, &a) == nil && len(a.Successful) == perCall
-	}
-	phase(warmup, concurrency, 1<<62, 1, do, ok)
-	res := phase(duration, concurrency, maxCreates, 1, do, ok)
+	drive.Phase(ctx, warmup, concurrency, 1<<62, 1, send)
+	res := drive.Phase(ctx, duration, concurrency, maxCreates, 1, send)
 	writesDone := time.Now()
 	fmt.Printf("\nPOST tracked-queries, 100 combinations per call (10 fresh texts x 2 engines x 5 countries), "+
 		"round-robin over %d projects, concurrency %d (load average after: %s)\n", projects, concurrency, measure.LoadAverage())
-	if err := res.report([]string{"create 100"}); err != nil {
+	if err := report(res, []string{"create 100"}); err != nil {
 		return err
 	}
 	var total int64
@@ -228,95 +225,23 @@ func benchCreate(ctx context.Context, c *client, org string, projects int, warmu
 	return nil
 }
 
-// result is what one phase measured, by variant.
-type result struct {
-	latencies [][]time.Duration
-	failed    []int64
-	errors    int64
-	elapsed   time.Duration
-	firstBad  string
-}
-
-// phase sends requests from concurrency workers for d or until maxRequests
-// were measured. do sends one request and names its variant; ok tells a
-// correct answer of that variant.
-func phase(d time.Duration, concurrency int, maxRequests int64, variants int,
-	do func(context.Context, *rand.Rand) (int, reply, error), ok func(int, reply) bool,
-) result {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	var (
-		mu     sync.Mutex
-		wg     sync.WaitGroup
-		budget atomic.Int64
-	)
-	res := result{latencies: make([][]time.Duration, variants), failed: make([]int64, variants)}
-	budget.Store(maxRequests)
-	start := time.Now()
-	for w := range concurrency {
-		wg.Go(func() {
-			rng := rand.New(rand.NewPCG(uint64(w), 7))
-			local := make([][]time.Duration, variants)
-			failed := make([]int64, variants)
-			var errs int64
-			var bad string
-			for ctx.Err() == nil && budget.Add(-1) >= 0 {
-				v, r, err := do(ctx, rng)
-				switch {
-				case err != nil:
-					if ctx.Err() == nil {
-						errs++
-					}
-				case !ok(v, r):
-					failed[v]++
-					if bad == "" {
-						bad = fmt.Sprintf("%d %s", r.status, snippet(r.body))
-					}
-				default:
-					local[v] = append(local[v], r.latency)
-				}
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			for v := range variants {
-				res.latencies[v] = append(res.latencies[v], local[v]...)
-				res.failed[v] += failed[v]
-			}
-			res.errors += errs
-			if res.firstBad == "" {
-				res.firstBad = bad
-			}
-		})
-	}
-	wg.Wait()
-	res.elapsed = time.Since(start)
-	return res
-}
-
 // report prints the totals, then one line per variant when there are
 // several; it fails when any answer was wrong.
-func (r result) report(names []string) error {
-	var all []time.Duration
-	var failed int64
-	for v := range r.latencies {
-		slices.Sort(r.latencies[v])
-		all = append(all, r.latencies[v]...)
-		failed += r.failed[v]
-	}
-	slices.Sort(all)
+func report(r drive.Result, names []string) error {
+	all := r.Sorted()
+	_, failed := r.Counts()
 	n := len(all)
 	if n == 0 {
-		return fmt.Errorf("no request succeeded (%d wrong answers, %d transport errors; first: %s)", failed, r.errors, r.firstBad)
+		return fmt.Errorf("no request succeeded (%d wrong answers, %d transport errors; first: %s)", failed, r.Errors, r.FirstWrong)
 	}
-	fmt.Printf("requests     %d in %.1fs (%d wrong answers, %d transport errors)\n", n, r.elapsed.Seconds(), failed, r.errors)
-	fmt.Printf("throughput   %.1f requests/s\n", float64(n)/r.elapsed.Seconds())
-	fmt.Printf("latency      p50 %s  p90 %s  p99 %s  max %s\n",
-		measure.Round(measure.Quantile(all, 0.50)), measure.Round(measure.Quantile(all, 0.90)), measure.Round(measure.Quantile(all, 0.99)), measure.Round(all[n-1]))
+	fmt.Printf("requests     %d in %.1fs (%d wrong answers, %d transport errors)\n", n, r.Elapsed.Seconds(), failed, r.Errors)
+	fmt.Printf("throughput   %.1f requests/s\n", float64(n)/r.Elapsed.Seconds())
+	fmt.Printf("latency      %s\n", measure.Summary(all))
 	if len(names) > 1 {
 		w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(w, "variant\trequests\tp50\tp90\tp99\t")
 		for v, name := range names {
-			l := r.latencies[v]
+			l := r.Latencies[v]
 			if len(l) == 0 {
 				fmt.Fprintf(w, "%s\t0\t-\t-\t-\t\n", name)
 				continue
@@ -327,7 +252,7 @@ func (r result) report(names []string) error {
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d answers were wrong (not 200: rate limits not raised, or a bad key? or an unexpected total); first: %s",
-			failed, r.firstBad)
+			failed, r.FirstWrong)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/sightline/sightline/benchmarks/internal/drive"
 	"github.com/sightline/sightline/benchmarks/internal/measure"
 )
 
@@ -135,9 +136,9 @@ func setupListing(ctx context.Context, c *client, org string, n int, catchUp tim
 			return "", err
 		}
 		if len(a.Successful) != perCall {
-			return "", fmt.Errorf("create call %d created %d of %d: %s", call, len(a.Successful), perCall, snippet(r.body))
+			return "", fmt.Errorf("create call %d created %d of %d: %s", call, len(a.Successful), perCall, drive.Snippet(r.Body))
 		}
-		latencies = append(latencies, r.latency)
+		latencies = append(latencies, r.Latency)
 		for _, s := range a.Successful {
 			ids = append(ids, s.ID)
 		}

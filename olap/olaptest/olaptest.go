@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 
@@ -16,47 +15,45 @@ import (
 	"github.com/sightline/sightline/schema"
 )
 
-// DefaultURL is the project-local endpoint `make test` starts.
-const DefaultURL = "http://127.0.0.1:18123/default"
-
-// ServerURL is the ClickHouse server tests use.
-func ServerURL() string { return dbtest.ServerURL("CLICKHOUSE_URL", DefaultURL) }
-
-// NewDatabase creates a migrated database for this test and returns its URL.
-func NewDatabase(t testing.TB) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	admin, err := olap.Connect(ctx, ServerURL())
-	if err != nil {
-		t.Fatalf("connecting to test clickhouse at %s (run `make test`, which starts it): %v", ServerURL(), err)
-	}
-	defer admin.Close()
-	name := dbtest.NewName()
-	if err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("creating test database: %v", err)
-	}
-	dbtest.DropAtCleanup(t, name, func(ctx context.Context) error {
-		conn, err := olap.Connect(ctx, ServerURL())
+// server is the ClickHouse server tests create their databases on: the one
+// CLICKHOUSE_URL names, by default the project-local one `make test` starts.
+var server = dbtest.Server{
+	Engine: "clickhouse", Env: "CLICKHOUSE_URL", DefaultURL: "http://127.0.0.1:18123/default",
+	CreateFunc: func(ctx context.Context, serverURL, name string) error {
+		return exec(ctx, serverURL, "CREATE DATABASE "+name)
+	},
+	MigrateFunc: func(ctx context.Context, dbURL string) error {
+		db, err := olap.OpenDB(dbURL)
 		if err != nil {
 			return err
 		}
-		defer conn.Close()
-		return conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name)
-	})
-	dbURL, err := dbtest.WithDatabase(ServerURL(), name)
+		defer db.Close()
+		_, err = schema.MigrateClickHouse(ctx, db)
+		return err
+	},
+	DropFunc: func(ctx context.Context, serverURL, name string) error {
+		return exec(ctx, serverURL, "DROP DATABASE IF EXISTS "+name)
+	},
+}
+
+// exec runs one statement on the server, outside any test database.
+func exec(ctx context.Context, serverURL, query string) error {
+	conn, err := olap.Connect(ctx, serverURL)
 	if err != nil {
-		t.Fatalf("CLICKHOUSE_URL: %v", err)
+		return err
 	}
-	db, err := olap.OpenDB(dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := schema.MigrateClickHouse(ctx, db); err != nil {
-		t.Fatalf("migrating test database: %v", err)
-	}
-	return dbURL
+	defer conn.Close()
+	return conn.Exec(ctx, query)
+}
+
+// ServerURL is the ClickHouse server tests use.
+func ServerURL() string { return server.URL() }
+
+// NewDatabase creates a migrated database for this test, dropped when the
+// test ends, and returns its URL.
+func NewDatabase(t testing.TB) string {
+	t.Helper()
+	return server.NewDatabase(t)
 }
 
 // NewConn is NewDatabase with an open connection, closed when the test ends.

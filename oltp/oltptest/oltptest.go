@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io/fs"
 	"testing"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -21,42 +20,21 @@ import (
 	"github.com/sightline/sightline/schema"
 )
 
-// DefaultURL is the project-local server `make test` starts.
-const DefaultURL = "postgres://postgres@127.0.0.1:54329/sightline?sslmode=disable"
+// server is the Postgres server tests create their databases on: the one
+// DATABASE_URL names, by default the project-local one `make test` starts.
+var server = dbtest.Server{
+	Engine: "postgres", Env: "DATABASE_URL", DefaultURL: "postgres://postgres@127.0.0.1:54329/sightline?sslmode=disable",
+	CreateFunc: createDatabase, DropFunc: dropDatabase,
+}
 
 // ServerURL is the Postgres server tests use.
-func ServerURL() string { return dbtest.ServerURL("DATABASE_URL", DefaultURL) }
+func ServerURL() string { return server.URL() }
 
 // NewDatabase creates a migrated database for this test, dropped when the
 // test ends, and returns its URL.
 func NewDatabase(t testing.TB) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	admin, err := pgx.Connect(ctx, ServerURL())
-	if err != nil {
-		t.Fatalf("connecting to test postgres at %s (run `make test`, which starts it): %v", ServerURL(), err)
-	}
-	defer admin.Close(ctx)
-
-	template, err := ensureTemplate(ctx, admin)
-	if err != nil {
-		t.Fatalf("preparing template database: %v", err)
-	}
-	name := dbtest.NewName()
-	if _, err := admin.Exec(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", name, template)); err != nil {
-		t.Fatalf("creating test database: %v", err)
-	}
-	dbtest.DropAtCleanup(t, name, func(ctx context.Context) error {
-		conn, err := pgx.Connect(ctx, ServerURL())
-		if err != nil {
-			return err
-		}
-		defer conn.Close(ctx)
-		_, err = conn.Exec(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", name))
-		return err
-	})
-	return withDatabase(ServerURL(), name)
+	return server.NewDatabase(t)
 }
 
 // NewPool is NewDatabase with an open pool, closed when the test ends.
@@ -70,10 +48,41 @@ func NewPool(t testing.TB) *pgxpool.Pool {
 	return pool
 }
 
+// createDatabase clones database name from the template of the current
+// migrations.
+func createDatabase(ctx context.Context, serverURL, name string) error {
+	return onServer(ctx, serverURL, func(admin *pgx.Conn) error {
+		template, err := ensureTemplate(ctx, admin, serverURL)
+		if err != nil {
+			return fmt.Errorf("preparing template database: %w", err)
+		}
+		_, err = admin.Exec(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", name, template))
+		return err
+	})
+}
+
+func dropDatabase(ctx context.Context, serverURL, name string) error {
+	return onServer(ctx, serverURL, func(admin *pgx.Conn) error {
+		_, err := admin.Exec(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", name))
+		return err
+	})
+}
+
+// onServer runs f on a connection of its own to the server, outside any
+// test database.
+func onServer(ctx context.Context, serverURL string, f func(admin *pgx.Conn) error) error {
+	admin, err := pgx.Connect(ctx, serverURL)
+	if err != nil {
+		return err
+	}
+	defer admin.Close(ctx)
+	return f(admin)
+}
+
 // ensureTemplate creates and migrates the template for the current
 // migrations unless it exists. Test binaries run in parallel processes, so
 // an advisory lock makes one of them build it while the others wait.
-func ensureTemplate(ctx context.Context, admin *pgx.Conn) (string, error) {
+func ensureTemplate(ctx context.Context, admin *pgx.Conn, serverURL string) (string, error) {
 	name := "sightline_template_" + migrationsDigest()
 	if _, err := admin.Exec(ctx, "SELECT pg_advisory_lock(8421)"); err != nil {
 		return "", err
@@ -93,7 +102,11 @@ func ensureTemplate(ctx context.Context, admin *pgx.Conn) (string, error) {
 	if _, err := admin.Exec(ctx, "CREATE DATABASE "+building); err != nil {
 		return "", err
 	}
-	pool, err := pgxpool.New(ctx, withDatabase(ServerURL(), building))
+	buildingURL, err := dbtest.WithDatabase(serverURL, building)
+	if err != nil {
+		return "", err
+	}
+	pool, err := pgxpool.New(ctx, buildingURL)
 	if err != nil {
 		return "", err
 	}
@@ -123,12 +136,4 @@ func migrationsDigest() string {
 		return err
 	})
 	return hex.EncodeToString(h.Sum(nil))[:12]
-}
-
-func withDatabase(serverURL, name string) string {
-	u, err := dbtest.WithDatabase(serverURL, name)
-	if err != nil {
-		panic(fmt.Sprintf("DATABASE_URL: %v", err))
-	}
-	return u
 }

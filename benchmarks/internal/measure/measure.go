@@ -20,6 +20,13 @@ func Quantile(sorted []time.Duration, p float64) time.Duration {
 // Round rounds a latency for printing.
 func Round(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
 
+// Summary is the p50, p90, p99 and maximum of sorted latencies, rounded for
+// printing.
+func Summary(sorted []time.Duration) string {
+	return fmt.Sprintf("p50 %s  p90 %s  p99 %s  max %s", Round(Quantile(sorted, 0.50)), Round(Quantile(sorted, 0.90)),
+		Round(Quantile(sorted, 0.99)), Round(sorted[len(sorted)-1]))
+}
+
 // LoadAverage is the machine's 1, 5 and 15 minute load averages where the
 // system tells them (Linux): figures taken on a busy machine mean little.
 func LoadAverage() string {
