@@ -403,23 +403,10 @@ func (a *Analytics) Metrics(ctx context.Context, scope Scope, competitors []Comp
 		m.Competitors = append(m.Competitors, row)
 	}
 	slices.SortStableFunc(m.Competitors, func(a, b CompetitorMetrics) int {
-		return cmp.Or(descNullsLast(a.ShareOfVoice, b.ShareOfVoice), cmp.Compare(a.Name, b.Name),
+		return cmp.Or(nullsLast(a.ShareOfVoice, b.ShareOfVoice, false), cmp.Compare(a.Name, b.Name),
 			strings.Compare(a.CompetitorID.String(), b.CompetitorID.String()))
 	})
 	return m, nil
-}
-
-// descNullsLast orders by a value, greatest first, missing values last.
-func descNullsLast(a, b *float64) int {
-	switch {
-	case a == nil && b == nil:
-		return 0
-	case a == nil:
-		return 1
-	case b == nil:
-		return -1
-	}
-	return cmp.Compare(*b, *a)
 }
 
 // metricsRanks reads the ranks_daily sums of the own brand in the current

@@ -105,7 +105,7 @@ func (a *Analytics) Overview(ctx context.Context, projects []OverviewProject, fr
 		out.Aggregate.TotalTrackedQueries += p.TrackedQueryCount
 	}
 	slices.SortStableFunc(out.Projects, func(a, b OverviewRow) int {
-		return cmp.Or(descNullsLast(a.ShareOfVoice, b.ShareOfVoice), cmp.Compare(a.Name, b.Name),
+		return cmp.Or(nullsLast(a.ShareOfVoice, b.ShareOfVoice, false), cmp.Compare(a.Name, b.Name),
 			strings.Compare(a.ProjectID.String(), b.ProjectID.String()))
 	})
 	agg := &out.Aggregate
