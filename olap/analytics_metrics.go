@@ -165,10 +165,7 @@ func (p positionSums) stability() *float64 {
 // its interval: the same figures for a project (Metrics) and for a cluster
 // (ClusterMetrics).
 type Rates struct {
-	ShareOfVoice            *float64  `json:"shareOfVoice"`
-	ShareOfVoiceInterval    *Interval `json:"shareOfVoiceInterval"`
-	MentionRate             *float64  `json:"mentionRate"`
-	MentionRateInterval     *Interval `json:"mentionRateInterval"`
+	AnswerRates
 	SerpRate                *float64  `json:"serpRate"`
 	SerpRateInterval        *Interval `json:"serpRateInterval"`
 	ShoppingRate            *float64  `json:"shoppingRate"`
@@ -187,6 +184,16 @@ func ratesOf(r rankSums, v voiceSums) Rates {
 	out.ShoppingRate, out.ShoppingRateInterval = rate(r.shopping.count, r.shoppingPasses)
 	out.PositivityIndex, out.PositivityIndexInterval = v.positivityIndex()
 	return out
+}
+
+// AnswerRates are the own brand's share of voice and mention rate in AI
+// answers, each with its interval: the figures every headline set starts
+// with (Rates, OverviewFigures).
+type AnswerRates struct {
+	ShareOfVoice         *float64  `json:"shareOfVoice"`
+	ShareOfVoiceInterval *Interval `json:"shareOfVoiceInterval"`
+	MentionRate          *float64  `json:"mentionRate"`
+	MentionRateInterval  *Interval `json:"mentionRateInterval"`
 }
 
 // rankSums are one brand's ranks_daily sums over one window: the own

@@ -40,10 +40,7 @@ type OverviewRow struct {
 // OverviewFigures are the own brand's figures the overview shows for a
 // project and for all of them together.
 type OverviewFigures struct {
-	ShareOfVoice            *float64  `json:"shareOfVoice"`
-	ShareOfVoiceInterval    *Interval `json:"shareOfVoiceInterval"`
-	MentionRate             *float64  `json:"mentionRate"`
-	MentionRateInterval     *Interval `json:"mentionRateInterval"`
+	AnswerRates
 	AvgMentionPosition      *float64  `json:"avgMentionPosition"`
 	PositivityIndex         *float64  `json:"positivityIndex"`
 	PositivityIndexInterval *Interval `json:"positivityIndexInterval"`
@@ -54,12 +51,8 @@ type OverviewFigures struct {
 // mean mention position.
 func overviewFiguresOf(r rankSums, v voiceSums) OverviewFigures {
 	rates := ratesOf(r, v)
-	return OverviewFigures{
-		ShareOfVoice: rates.ShareOfVoice, ShareOfVoiceInterval: rates.ShareOfVoiceInterval,
-		MentionRate: rates.MentionRate, MentionRateInterval: rates.MentionRateInterval,
-		AvgMentionPosition: r.mention.avg(),
-		PositivityIndex:    rates.PositivityIndex, PositivityIndexInterval: rates.PositivityIndexInterval,
-	}
+	return OverviewFigures{AnswerRates: rates.AnswerRates, AvgMentionPosition: r.mention.avg(),
+		PositivityIndex: rates.PositivityIndex, PositivityIndexInterval: rates.PositivityIndexInterval}
 }
 
 // OverviewAggregate is the own brand's figures over every listed project
