@@ -78,10 +78,12 @@ type Mention struct {
 
 // Citation is a source an answer cites.
 type Citation struct {
-	Position     int // 1-based, in order of first citation
-	URL          string
-	Domain       string // host without "www."; the redirector's when Unresolved
-	Title        string
+	Position int // 1-based, in order of first citation
+	URL      string
+	Domain   string // host without "www."; the redirector's when Unresolved
+	Title    string
+	// Unresolved is true when URL is still a redirector (a Google or
+	// Vertex AI grounding link, ...): its real destination is unknown.
 	Unresolved   bool
 	Relation     sightline.Relation // own, tracked-competitor or none
 	CompetitorID *uuid.UUID
