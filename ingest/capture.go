@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/olap"
 )
 
 // ExtractionVersion identifies the rules ExtractAnswer reads answers by. It
@@ -146,15 +147,6 @@ type Mention struct {
 	Uncertain bool
 }
 
-// CitedSource is a cited URL with what extraction resolved about it.
-type CitedSource struct {
-	Position int // 1-based, as cited
-	URL      string
-	Domain   string // host without "www."; the redirector's when Unresolved
-	Title    string
-	// Unresolved is true when URL is still a redirector (a Google or
-	// Vertex AI grounding link, ...): its real destination is unknown.
-	Unresolved   bool
-	Relation     sightline.Relation // own, tracked-competitor or none
-	CompetitorID *uuid.UUID
-}
+// CitedSource is a cited URL with what extraction resolved about it, as
+// its citation row stores it.
+type CitedSource = olap.Citation

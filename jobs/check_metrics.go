@@ -138,5 +138,5 @@ func refreshCheckMetrics(ctx context.Context, pool *pgxpool.Pool, ch driver.Conn
 	if err != nil {
 		return err
 	}
-	return oltp.SaveProjectListingMetrics(ctx, pool, projectID, oltp.ProjectListingMetrics(m), start)
+	return oltp.SaveProjectListingMetrics(ctx, pool, projectID, m, start)
 }

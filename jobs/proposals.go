@@ -231,30 +231,29 @@ func (w *ProposalWorker) propose(ctx context.Context, pj *oltp.ProposalJob) (res
 	}()
 	switch pj.Type {
 	case sightline.JobClustering:
-		return w.cluster(ctx, pj)
+		return withInput(ctx, pj, w.cluster)
 	case sightline.JobBrandNameSuggestion:
-		return w.suggestNames(ctx, pj)
+		return withInput(ctx, pj, w.suggestNames)
 	case sightline.JobBrandDiscovery:
-		return w.discoverBrands(ctx, pj)
+		return withInput(ctx, pj, w.discoverBrands)
 	case sightline.JobKeywordDiscovery:
-		return w.discoverKeywords(ctx, pj)
+		return withInput(ctx, pj, w.discoverKeywords)
 	}
 	return nil, &finalError{message: fmt.Sprintf("Unknown job type %q.", pj.Type)}
 }
 
-func decodeInput[T any](pj *oltp.ProposalJob) (*T, error) {
-	var in T
+// withInput decodes the job's input, the one of its type, and proposes from
+// it.
+func withInput[In, Out any](ctx context.Context, pj *oltp.ProposalJob,
+	propose func(context.Context, *oltp.ProposalJob, *In) (Out, error)) (any, error) {
+	var in In
 	if err := json.Unmarshal(pj.Input, &in); err != nil {
 		return nil, &finalError{message: "The job's input could not be read."}
 	}
-	return &in, nil
+	return propose(ctx, pj, &in)
 }
 
-func (w *ProposalWorker) cluster(ctx context.Context, pj *oltp.ProposalJob) (*proposal.ClusterProposal, error) {
-	in, err := decodeInput[ClusteringInput](pj)
-	if err != nil {
-		return nil, err
-	}
+func (w *ProposalWorker) cluster(ctx context.Context, pj *oltp.ProposalJob, in *ClusteringInput) (*proposal.ClusterProposal, error) {
 	queries, err := oltp.ClusteringQueries(ctx, w.Pool, *pj.ProjectID, in.TrackedQueryIDs)
 	if err != nil {
 		return nil, stage("The project's tracked queries could not be read", err)
@@ -336,11 +335,7 @@ func (w *ProposalWorker) refineClusterNames(ctx context.Context, p *proposal.Clu
 	slices.SortStableFunc(p.Clusters, func(a, b proposal.ProposedCluster) int { return strings.Compare(a.Name, b.Name) })
 }
 
-func (w *ProposalWorker) suggestNames(ctx context.Context, pj *oltp.ProposalJob) (*BrandNameResult, error) {
-	in, err := decodeInput[BrandNameInput](pj)
-	if err != nil {
-		return nil, err
-	}
+func (w *ProposalWorker) suggestNames(ctx context.Context, pj *oltp.ProposalJob, in *BrandNameInput) (*BrandNameResult, error) {
 	suggestions := proposal.SuggestBrandNames(in.Name, in.WebsiteDomains, in.EnteredBrandNames, in.Country)
 	return &BrandNameResult{Suggestions: w.refineBrandNames(ctx, in, suggestions)}, nil
 }
@@ -402,11 +397,7 @@ func (w *ProposalWorker) window(projectID uuid.UUID, country string) olap.Discov
 	return olap.DiscoveryFilter{ProjectID: projectID, Since: now().UTC().Add(-DiscoveryWindow), Country: country}
 }
 
-func (w *ProposalWorker) discoverBrands(ctx context.Context, pj *oltp.ProposalJob) (*BrandDiscoveryResult, error) {
-	in, err := decodeInput[BrandDiscoveryInput](pj)
-	if err != nil {
-		return nil, err
-	}
+func (w *ProposalWorker) discoverBrands(ctx context.Context, pj *oltp.ProposalJob, in *BrandDiscoveryInput) (*BrandDiscoveryResult, error) {
 	tracked, _, _, err := w.trackedBrands(ctx, *pj.ProjectID)
 	if err != nil {
 		return nil, err
@@ -451,11 +442,7 @@ func domainSignals(in []olap.DomainPresence, label func(string) string) []propos
 	return out
 }
 
-func (w *ProposalWorker) discoverKeywords(ctx context.Context, pj *oltp.ProposalJob) (*KeywordDiscoveryResult, error) {
-	in, err := decodeInput[KeywordDiscoveryInput](pj)
-	if err != nil {
-		return nil, err
-	}
+func (w *ProposalWorker) discoverKeywords(ctx context.Context, pj *oltp.ProposalJob, in *KeywordDiscoveryInput) (*KeywordDiscoveryResult, error) {
 	_, own, competitors, err := w.trackedBrands(ctx, *pj.ProjectID)
 	if err != nil {
 		return nil, err

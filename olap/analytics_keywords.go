@@ -232,7 +232,10 @@ func keywordOrder(sortBy KeywordSort, ascending bool) func(a, b KeywordRow) int 
 			return nullsLast(keywordCheckedNanos(a), keywordCheckedNanos(b), ascending)
 		}
 	default:
-		figure := keywordFigure(sortBy)
+		figure, ok := keywordFigures[sortBy]
+		if !ok {
+			figure = keywordFigures[KeywordSortAvgShoppingPosition]
+		}
 		byKey = func(a, b KeywordRow) int { return nullsLast(figure(a), figure(b), ascending) }
 	}
 	return func(a, b KeywordRow) int {
@@ -248,22 +251,13 @@ func keywordCheckedNanos(r KeywordRow) *int64 {
 	return &n
 }
 
-// keywordFigure is the figure a sort key orders by.
-func keywordFigure(sortBy KeywordSort) func(KeywordRow) *float64 {
-	switch sortBy {
-	case KeywordSortPositivityIndex:
-		return func(r KeywordRow) *float64 { return r.PositivityIndex }
-	case KeywordSortShareOfVoice:
-		return func(r KeywordRow) *float64 { return r.ShareOfVoice }
-	case KeywordSortAvgMentionPosition:
-		return func(r KeywordRow) *float64 { return r.AvgMentionPosition }
-	case KeywordSortAvgLinkPosition:
-		return func(r KeywordRow) *float64 { return r.AvgLinkPosition }
-	case KeywordSortMentionPositionStability:
-		return func(r KeywordRow) *float64 { return r.MentionPositionStability }
-	case KeywordSortAvgSerpPosition:
-		return func(r KeywordRow) *float64 { return r.AvgSerpPosition }
-	default:
-		return func(r KeywordRow) *float64 { return r.AvgShoppingPosition }
-	}
+// keywordFigures are the figures the sort keys that need one order by.
+var keywordFigures = map[KeywordSort]func(KeywordRow) *float64{
+	KeywordSortPositivityIndex:          func(r KeywordRow) *float64 { return r.PositivityIndex },
+	KeywordSortShareOfVoice:             func(r KeywordRow) *float64 { return r.ShareOfVoice },
+	KeywordSortAvgMentionPosition:       func(r KeywordRow) *float64 { return r.AvgMentionPosition },
+	KeywordSortAvgLinkPosition:          func(r KeywordRow) *float64 { return r.AvgLinkPosition },
+	KeywordSortMentionPositionStability: func(r KeywordRow) *float64 { return r.MentionPositionStability },
+	KeywordSortAvgSerpPosition:          func(r KeywordRow) *float64 { return r.AvgSerpPosition },
+	KeywordSortAvgShoppingPosition:      func(r KeywordRow) *float64 { return r.AvgShoppingPosition },
 }

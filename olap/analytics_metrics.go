@@ -165,10 +165,7 @@ func (p positionSums) stability() *float64 {
 // its interval: the same figures for a project (Metrics) and for a cluster
 // (ClusterMetrics).
 type Rates struct {
-	ShareOfVoice            *float64  `json:"shareOfVoice"`
-	ShareOfVoiceInterval    *Interval `json:"shareOfVoiceInterval"`
-	MentionRate             *float64  `json:"mentionRate"`
-	MentionRateInterval     *Interval `json:"mentionRateInterval"`
+	AnswerRates
 	SerpRate                *float64  `json:"serpRate"`
 	SerpRateInterval        *Interval `json:"serpRateInterval"`
 	ShoppingRate            *float64  `json:"shoppingRate"`
@@ -187,6 +184,16 @@ func ratesOf(r rankSums, v voiceSums) Rates {
 	out.ShoppingRate, out.ShoppingRateInterval = rate(r.shopping.count, r.shoppingPasses)
 	out.PositivityIndex, out.PositivityIndexInterval = v.positivityIndex()
 	return out
+}
+
+// AnswerRates are the own brand's share of voice and mention rate in AI
+// answers, each with its interval: the figures every headline set starts
+// with (Rates, OverviewFigures).
+type AnswerRates struct {
+	ShareOfVoice         *float64  `json:"shareOfVoice"`
+	ShareOfVoiceInterval *Interval `json:"shareOfVoiceInterval"`
+	MentionRate          *float64  `json:"mentionRate"`
+	MentionRateInterval  *Interval `json:"mentionRateInterval"`
 }
 
 // rankSums are one brand's ranks_daily sums over one window: the own
@@ -403,23 +410,10 @@ func (a *Analytics) Metrics(ctx context.Context, scope Scope, competitors []Comp
 		m.Competitors = append(m.Competitors, row)
 	}
 	slices.SortStableFunc(m.Competitors, func(a, b CompetitorMetrics) int {
-		return cmp.Or(descNullsLast(a.ShareOfVoice, b.ShareOfVoice), cmp.Compare(a.Name, b.Name),
+		return cmp.Or(nullsLast(a.ShareOfVoice, b.ShareOfVoice, false), cmp.Compare(a.Name, b.Name),
 			strings.Compare(a.CompetitorID.String(), b.CompetitorID.String()))
 	})
 	return m, nil
-}
-
-// descNullsLast orders by a value, greatest first, missing values last.
-func descNullsLast(a, b *float64) int {
-	switch {
-	case a == nil && b == nil:
-		return 0
-	case a == nil:
-		return 1
-	case b == nil:
-		return -1
-	}
-	return cmp.Compare(*b, *a)
 }
 
 // metricsRanks reads the ranks_daily sums of the own brand in the current

@@ -40,10 +40,7 @@ type OverviewRow struct {
 // OverviewFigures are the own brand's figures the overview shows for a
 // project and for all of them together.
 type OverviewFigures struct {
-	ShareOfVoice            *float64  `json:"shareOfVoice"`
-	ShareOfVoiceInterval    *Interval `json:"shareOfVoiceInterval"`
-	MentionRate             *float64  `json:"mentionRate"`
-	MentionRateInterval     *Interval `json:"mentionRateInterval"`
+	AnswerRates
 	AvgMentionPosition      *float64  `json:"avgMentionPosition"`
 	PositivityIndex         *float64  `json:"positivityIndex"`
 	PositivityIndexInterval *Interval `json:"positivityIndexInterval"`
@@ -54,12 +51,8 @@ type OverviewFigures struct {
 // mean mention position.
 func overviewFiguresOf(r rankSums, v voiceSums) OverviewFigures {
 	rates := ratesOf(r, v)
-	return OverviewFigures{
-		ShareOfVoice: rates.ShareOfVoice, ShareOfVoiceInterval: rates.ShareOfVoiceInterval,
-		MentionRate: rates.MentionRate, MentionRateInterval: rates.MentionRateInterval,
-		AvgMentionPosition: r.mention.avg(),
-		PositivityIndex:    rates.PositivityIndex, PositivityIndexInterval: rates.PositivityIndexInterval,
-	}
+	return OverviewFigures{AnswerRates: rates.AnswerRates, AvgMentionPosition: r.mention.avg(),
+		PositivityIndex: rates.PositivityIndex, PositivityIndexInterval: rates.PositivityIndexInterval}
 }
 
 // OverviewAggregate is the own brand's figures over every listed project
@@ -105,7 +98,7 @@ func (a *Analytics) Overview(ctx context.Context, projects []OverviewProject, fr
 		out.Aggregate.TotalTrackedQueries += p.TrackedQueryCount
 	}
 	slices.SortStableFunc(out.Projects, func(a, b OverviewRow) int {
-		return cmp.Or(descNullsLast(a.ShareOfVoice, b.ShareOfVoice), cmp.Compare(a.Name, b.Name),
+		return cmp.Or(nullsLast(a.ShareOfVoice, b.ShareOfVoice, false), cmp.Compare(a.Name, b.Name),
 			strings.Compare(a.ProjectID.String(), b.ProjectID.String()))
 	})
 	agg := &out.Aggregate

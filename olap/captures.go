@@ -78,10 +78,12 @@ type Mention struct {
 
 // Citation is a source an answer cites.
 type Citation struct {
-	Position     int // 1-based, in order of first citation
-	URL          string
-	Domain       string // host without "www."; the redirector's when Unresolved
-	Title        string
+	Position int // 1-based, in order of first citation
+	URL      string
+	Domain   string // host without "www."; the redirector's when Unresolved
+	Title    string
+	// Unresolved is true when URL is still a redirector (a Google or
+	// Vertex AI grounding link, ...): its real destination is unknown.
 	Unresolved   bool
 	Relation     sightline.Relation // own, tracked-competitor or none
 	CompetitorID *uuid.UUID
@@ -385,7 +387,10 @@ type tableSpec struct {
 	append  func(b driver.Batch, e *passEntry) error
 }
 
-// captureTables describes every capture table; SQL stays literal.
+// captureTables describes every capture table; SQL stays literal. The
+// columns an item row (mention, search result, shopping offer) takes from
+// its pass are named once, in passItemColumns, beside the values that fill
+// them (Pass.itemRow).
 var captureTables = [numCaptureTables]tableSpec{
 	tableAIAnswers: {
 		name: "ai_answers",
@@ -410,100 +415,80 @@ var captureTables = [numCaptureTables]tableSpec{
 				e.rows.ExtractionVersion, pos, urls, domains, titles, unresolved)
 		},
 	},
-	tableMentions: {
-		name: "mentions",
-		columns: `id, answer_id, organization_id, project_id, tracked_query_id, run_id, pass_index, engine, country,
-			query_text, captured_at, brand_name, relation, competitor_id, position, mention_type, tone, qualifier,
-			mention_text, worth`,
-		count: func(e *passEntry) int { return len(e.rows.Mentions) },
-		append: func(b driver.Batch, e *passEntry) error {
-			p := e.rows.Pass
-			return appendEach(b, e.rows.Mentions, func(i int, m Mention) []any {
-				return []any{p.MentionID(i), p.CaptureID(), p.OrganizationID, p.ProjectID, p.TrackedQueryID,
-					p.RunID, p.PassIndex, string(p.Engine), p.Country, p.QueryText, p.CapturedAt, m.BrandName,
-					string(m.Relation), m.CompetitorID, uint16(m.Position), string(m.Type), string(m.Tone),
-					string(m.Qualifier), m.Sentence, sightline.MentionWorth(m.Type, m.Tone, m.Qualifier)}
-			})
-		},
-	},
-	tableCitations: {
-		name: "citations",
-		columns: `answer_id, organization_id, project_id, tracked_query_id, run_id, pass_index, engine, country,
-			captured_at, position, url, domain, title, unresolved, relation, competitor_id`,
-		count: func(e *passEntry) int { return len(e.rows.Citations) },
-		append: func(b driver.Batch, e *passEntry) error {
-			p := e.rows.Pass
-			return appendEach(b, e.rows.Citations, func(_ int, c Citation) []any {
-				return []any{p.CaptureID(), p.OrganizationID, p.ProjectID, p.TrackedQueryID, p.RunID,
-					p.PassIndex, string(p.Engine), p.Country, p.CapturedAt, uint16(c.Position), c.URL, c.Domain,
-					c.Title, c.Unresolved, string(c.Relation), c.CompetitorID}
-			})
-		},
-	},
-	tableSearchResults: {
-		name: "search_results",
-		columns: `id, snapshot_id, organization_id, project_id, tracked_query_id, run_id, pass_index, engine,
-			country, query_text, captured_at, rank, url, domain, title, snippet, rating, rating_votes, unresolved,
-			relation, competitor_id`,
-		count: func(e *passEntry) int { return len(e.rows.SearchResults) },
-		append: func(b driver.Batch, e *passEntry) error {
-			p := e.rows.Pass
-			return appendEach(b, e.rows.SearchResults, func(i int, s SearchResult) []any {
-				var votes *uint32
-				if s.RatingVotes != nil {
-					v := uint32(*s.RatingVotes)
-					votes = &v
-				}
-				return []any{p.SearchResultID(i), p.CaptureID(), p.OrganizationID, p.ProjectID,
-					p.TrackedQueryID, p.RunID, p.PassIndex, string(p.Engine), p.Country, p.QueryText, p.CapturedAt,
-					uint16(s.Rank), s.URL, s.Domain, s.Title, s.Snippet, s.Rating, votes, s.Unresolved,
-					string(s.Relation), s.CompetitorID}
-			})
-		},
-	},
-	tableShoppingOffers: {
-		name: "shopping_offers",
-		columns: `id, snapshot_id, organization_id, project_id, tracked_query_id, run_id, pass_index, engine,
-			country, query_text, captured_at, rank, title, price, currency, product_id, merchant, domain, url,
-			relation, competitor_id`,
-		count: func(e *passEntry) int { return len(e.rows.ShoppingOffers) },
-		append: func(b driver.Batch, e *passEntry) error {
-			p := e.rows.Pass
-			return appendEach(b, e.rows.ShoppingOffers, func(i int, o ShoppingOffer) []any {
-				return []any{p.ShoppingOfferID(i), p.CaptureID(), p.OrganizationID, p.ProjectID,
-					p.TrackedQueryID, p.RunID, p.PassIndex, string(p.Engine), p.Country, p.QueryText, p.CapturedAt,
-					uint16(o.Rank), o.Title, o.Price, o.Currency, o.ProductID, o.Merchant, o.Domain, o.URL,
-					string(o.Relation), o.CompetitorID}
-			})
-		},
-	},
-	tableRankRows: {
-		name: "rank_rows",
-		columns: `organization_id, project_id, tracked_query_id, run_id, pass_index, pass_count, engine, country,
-			query_text, captured_at, capture_id, relation, competitor_id, mention_position, tone, link_position,
-			serp_position, shopping_position, own_mention_position`,
-		count: func(e *passEntry) int { return len(e.ranks) },
-		append: func(b driver.Batch, e *passEntry) error {
-			p := e.rows.Pass
-			return appendEach(b, e.ranks, func(_ int, r rankRow) []any {
-				return []any{p.OrganizationID, p.ProjectID, p.TrackedQueryID, p.RunID, p.PassIndex,
-					p.PassCount, string(p.Engine), p.Country, p.QueryText, p.CapturedAt, p.CaptureID(),
-					string(r.relation), r.competitorID, r.mentionPosition, string(r.tone), r.linkPosition,
-					r.serpPosition, r.shoppingPosition, r.ownMentionPosition}
-			})
-		},
-	},
+	tableMentions: eachTable("mentions", "id, answer_id, "+passItemColumns+`, brand_name, relation, competitor_id,
+			position, mention_type, tone, qualifier, mention_text, worth`,
+		func(e *passEntry) []Mention { return e.rows.Mentions },
+		func(p Pass, i int, m Mention) []any {
+			return p.itemRow(p.MentionID(i), m.BrandName, string(m.Relation), m.CompetitorID, uint16(m.Position),
+				string(m.Type), string(m.Tone), string(m.Qualifier), m.Sentence,
+				sightline.MentionWorth(m.Type, m.Tone, m.Qualifier))
+		}),
+	tableCitations: eachTable("citations", `answer_id, organization_id, project_id, tracked_query_id, run_id,
+			pass_index, engine, country, captured_at, position, url, domain, title, unresolved, relation, competitor_id`,
+		func(e *passEntry) []Citation { return e.rows.Citations },
+		func(p Pass, _ int, c Citation) []any {
+			return []any{p.CaptureID(), p.OrganizationID, p.ProjectID, p.TrackedQueryID, p.RunID,
+				p.PassIndex, string(p.Engine), p.Country, p.CapturedAt, uint16(c.Position), c.URL, c.Domain,
+				c.Title, c.Unresolved, string(c.Relation), c.CompetitorID}
+		}),
+	tableSearchResults: eachTable("search_results", "id, snapshot_id, "+passItemColumns+`, rank, url, domain, title,
+			snippet, rating, rating_votes, unresolved, relation, competitor_id`,
+		func(e *passEntry) []SearchResult { return e.rows.SearchResults },
+		func(p Pass, i int, s SearchResult) []any {
+			var votes *uint32
+			if s.RatingVotes != nil {
+				v := uint32(*s.RatingVotes)
+				votes = &v
+			}
+			return p.itemRow(p.SearchResultID(i), uint16(s.Rank), s.URL, s.Domain, s.Title, s.Snippet, s.Rating,
+				votes, s.Unresolved, string(s.Relation), s.CompetitorID)
+		}),
+	tableShoppingOffers: eachTable("shopping_offers", "id, snapshot_id, "+passItemColumns+`, rank, title, price,
+			currency, product_id, merchant, domain, url, relation, competitor_id`,
+		func(e *passEntry) []ShoppingOffer { return e.rows.ShoppingOffers },
+		func(p Pass, i int, o ShoppingOffer) []any {
+			return p.itemRow(p.ShoppingOfferID(i), uint16(o.Rank), o.Title, o.Price, o.Currency, o.ProductID,
+				o.Merchant, o.Domain, o.URL, string(o.Relation), o.CompetitorID)
+		}),
+	tableRankRows: eachTable("rank_rows", `organization_id, project_id, tracked_query_id, run_id, pass_index,
+			pass_count, engine, country, query_text, captured_at, capture_id, relation, competitor_id,
+			mention_position, tone, link_position, serp_position, shopping_position, own_mention_position`,
+		func(e *passEntry) []rankRow { return e.ranks },
+		func(p Pass, _ int, r rankRow) []any {
+			return []any{p.OrganizationID, p.ProjectID, p.TrackedQueryID, p.RunID, p.PassIndex,
+				p.PassCount, string(p.Engine), p.Country, p.QueryText, p.CapturedAt, p.CaptureID(),
+				string(r.relation), r.competitorID, r.mentionPosition, string(r.tone), r.linkPosition,
+				r.serpPosition, r.shoppingPosition, r.ownMentionPosition}
+		}),
 }
 
-// appendEach appends to b a row per item, of the values row gives for the
-// item and its index.
-func appendEach[T any](b driver.Batch, items []T, row func(i int, item T) []any) error {
-	for i, item := range items {
-		if err := b.Append(row(i, item)...); err != nil {
-			return err
-		}
+// eachTable is the spec of a table that takes a row per item of a pass,
+// of the values row gives for the item and its index.
+func eachTable[T any](name, columns string, items func(e *passEntry) []T, row func(p Pass, i int, item T) []any) tableSpec {
+	return tableSpec{
+		name:    name,
+		columns: columns,
+		count:   func(e *passEntry) int { return len(items(e)) },
+		append: func(b driver.Batch, e *passEntry) error {
+			for i, item := range items(e) {
+				if err := b.Append(row(e.rows.Pass, i, item)...); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
 	}
-	return nil
+}
+
+// passItemColumns are the columns an item row repeats from its pass, after
+// the item's id and its capture's.
+const passItemColumns = "organization_id, project_id, tracked_query_id, run_id, pass_index, engine, country, query_text, captured_at"
+
+// itemRow is the row of the pass's item with id: the id, the capture's,
+// the pass's (passItemColumns), then the item's values.
+func (p Pass) itemRow(id uuid.UUID, values ...any) []any {
+	return append([]any{id, p.CaptureID(), p.OrganizationID, p.ProjectID, p.TrackedQueryID, p.RunID, p.PassIndex,
+		string(p.Engine), p.Country, p.QueryText, p.CapturedAt}, values...)
 }
 
 // passEntry is a validated pass with its derived rank rows.

@@ -7,6 +7,8 @@ import (
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
+
+	"github.com/sightline/sightline"
 )
 
 // LastCheck is the own brand's figures in a tracked query's most recent
@@ -92,22 +94,9 @@ func LastChecks(ctx context.Context, conn driver.Conn, projectID uuid.UUID, only
 	})
 }
 
-// ProjectMetrics are the own brand's figures over a window, as the project
-// listing shows them (api-decisions metric definitions). nil: not known.
-type ProjectMetrics struct {
-	AvgSerpPosition           *float64
-	AvgShoppingPosition       *float64
-	AvgMentionPosition        *float64
-	AvgLinkPosition           *float64
-	MentionRate               *float64
-	SerpRate                  *float64
-	ShoppingRate              *float64
-	PositivityIndex           *float64
-	ShareOfVoice              *float64
-	SerpPositionStability     *float64
-	ShoppingPositionStability *float64
-	LastRankDetectedAt        *time.Time
-}
+// ProjectMetrics are the project listing's figures, which
+// ProjectMetricsSince reads.
+type ProjectMetrics = sightline.ProjectMetrics
 
 // ProjectMetricsSince computes the project's metrics over the passes
 // captured since since.

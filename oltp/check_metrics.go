@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/sightline/sightline"
 )
 
 // LastCheckMetrics are a tracked query's figures in its most recent
@@ -53,22 +55,6 @@ func SaveLastCheckMetrics(ctx context.Context, db DBTX, projectID uuid.UUID, che
 	return nil
 }
 
-// ProjectListingMetrics are the project listing's per-project metrics.
-type ProjectListingMetrics struct {
-	AvgSerpPosition           *float64
-	AvgShoppingPosition       *float64
-	AvgMentionPosition        *float64
-	AvgLinkPosition           *float64
-	MentionRate               *float64
-	SerpRate                  *float64
-	ShoppingRate              *float64
-	PositivityIndex           *float64
-	ShareOfVoice              *float64
-	SerpPositionStability     *float64
-	ShoppingPositionStability *float64
-	LastRankDetectedAt        *time.Time
-}
-
 // ListingMetricsRefresh is when a project's listing metrics were last
 // refreshed (nil: never) and the database's clock now, which stamps the
 // refresh about to start.
@@ -90,7 +76,7 @@ func TrackedQueriesCheckedSince(ctx context.Context, db DBTX, projectID uuid.UUI
 
 // SaveProjectListingMetrics replaces the project's listing metrics, read
 // from ClickHouse from asOf on.
-func SaveProjectListingMetrics(ctx context.Context, db DBTX, projectID uuid.UUID, m ProjectListingMetrics, asOf time.Time) error {
+func SaveProjectListingMetrics(ctx context.Context, db DBTX, projectID uuid.UUID, m sightline.ProjectMetrics, asOf time.Time) error {
 	_, err := db.Exec(ctx, `
 		INSERT INTO project_listing_metrics (project_id, avg_serp_position, avg_shopping_position, avg_mention_position,
 			avg_link_position, mention_rate, serp_rate, shopping_rate, positivity_index, share_of_voice,

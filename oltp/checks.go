@@ -668,14 +668,10 @@ func CheckRunOfQuery(ctx context.Context, db DBTX, projectID, trackedQueryID, ru
 // open slot forever and the query would never be checked again. It returns
 // how many runs it failed.
 func FailAbandonedCheckRuns(ctx context.Context, db DBTX) (int64, error) {
-	tag, err := db.Exec(ctx, `
+	return execCount(ctx, db, "failing abandoned check runs", `
 		UPDATE check_runs r SET status = 'failed', reserved_units = 0, finished_at = now(), updated_at = now(),
 		       error_code = 'abandoned', error_message = 'the check job ended without finishing the run'
 		FROM river_job j
 		WHERE j.kind = 'check' AND j.state IN ('discarded', 'cancelled')
 		  AND r.id = (j.args->>'runId')::uuid AND `+openRun)
-	if err != nil {
-		return 0, fmt.Errorf("failing abandoned check runs: %w", err)
-	}
-	return tag.RowsAffected(), nil
 }

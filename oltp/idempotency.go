@@ -106,9 +106,5 @@ func SaveIdempotencyRecord(ctx context.Context, db DBTX, r *IdempotencyRecord) e
 // DeleteExpiredIdempotencyRecords removes records past their retention and
 // reports how many went.
 func DeleteExpiredIdempotencyRecords(ctx context.Context, db DBTX) (int64, error) {
-	tag, err := db.Exec(ctx, `DELETE FROM idempotency_records WHERE expires_at <= now()`)
-	if err != nil {
-		return 0, fmt.Errorf("deleting expired idempotency records: %w", err)
-	}
-	return tag.RowsAffected(), nil
+	return execCount(ctx, db, "deleting expired idempotency records", `DELETE FROM idempotency_records WHERE expires_at <= now()`)
 }

@@ -144,6 +144,16 @@ func queryRows[T any](ctx context.Context, db DBTX, rowTo pgx.RowToFunc[T], doin
 	return out, nil
 }
 
+// execCount runs a statement and returns how many rows it affected. A
+// failure is wrapped with doing ("deleting expired jobs").
+func execCount(ctx context.Context, db DBTX, doing, query string, args ...any) (int64, error) {
+	tag, err := db.Exec(ctx, query, args...)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", doing, err)
+	}
+	return tag.RowsAffected(), nil
+}
+
 // queryOne runs query and collects its one row into a T by column name.
 // No row is notFound; any other failure is wrapped with doing.
 func queryOne[T any](ctx context.Context, db DBTX, notFound error, doing, query string, args ...any) (*T, error) {

@@ -154,7 +154,7 @@ func GetMembershipStats(ctx context.Context, db DBTX, organizationID uuid.UUID) 
 // invitations that are pending and not expired. It returns the number of
 // organizations refreshed.
 func RefreshMembershipStats(ctx context.Context, db DBTX) (int64, error) {
-	tag, err := db.Exec(ctx, `
+	return execCount(ctx, db, "refreshing membership stats", `
 		INSERT INTO organization_membership_stats
 		       (organization_id, computed_at, total_members_count, total_projects_count, pending_invitations_count)
 		SELECT o.id, now(),
@@ -168,10 +168,6 @@ func RefreshMembershipStats(ctx context.Context, db DBTX) (int64, error) {
 		    total_members_count = excluded.total_members_count,
 		    total_projects_count = excluded.total_projects_count,
 		    pending_invitations_count = excluded.pending_invitations_count`)
-	if err != nil {
-		return 0, fmt.Errorf("refreshing membership stats: %w", err)
-	}
-	return tag.RowsAffected(), nil
 }
 
 // OrganizationStats are live headline counts; never null.
@@ -258,7 +254,7 @@ func GetProjectedChecks(ctx context.Context, db DBTX, organizationID uuid.UUID) 
 // RefreshProjectedChecks recomputes the projection of every organization
 // and returns the number refreshed.
 func RefreshProjectedChecks(ctx context.Context, db DBTX) (int64, error) {
-	tag, err := db.Exec(ctx, `
+	return execCount(ctx, db, "refreshing projected checks", `
 		INSERT INTO organization_projected_checks
 		       (organization_id, computed_at, active_tracked_query_count, projected_monthly_checks)`+
 		projectionSelect+`
@@ -267,8 +263,4 @@ func RefreshProjectedChecks(ctx context.Context, db DBTX) (int64, error) {
 		    computed_at = excluded.computed_at,
 		    active_tracked_query_count = excluded.active_tracked_query_count,
 		    projected_monthly_checks = excluded.projected_monthly_checks`)
-	if err != nil {
-		return 0, fmt.Errorf("refreshing projected checks: %w", err)
-	}
-	return tag.RowsAffected(), nil
 }

@@ -137,7 +137,7 @@ func RequeueProposalJob(ctx context.Context, db DBTX, id uuid.UUID, lastError st
 // forever. kind is the River job kind of proposal jobs. It returns how many
 // it failed.
 func FailAbandonedProposalJobs(ctx context.Context, db DBTX, kind string) (int64, error) {
-	tag, err := db.Exec(ctx, `
+	return execCount(ctx, db, "failing abandoned proposal jobs", `
 		UPDATE proposal_jobs p
 		SET status = 'failed', completed_at = now(), updated_at = now(),
 		    error = 'The job stopped without finishing: its worker gave up on it. Start a new job.'
@@ -146,21 +146,13 @@ func FailAbandonedProposalJobs(ctx context.Context, db DBTX, kind string) (int64
 		      SELECT 1 FROM river_job j
 		      WHERE j.kind = $1 AND j.args->>'jobId' = p.id::text
 		        AND j.state IN ('available', 'pending', 'retryable', 'running', 'scheduled'))`, kind)
-	if err != nil {
-		return 0, fmt.Errorf("failing abandoned proposal jobs: %w", err)
-	}
-	return tag.RowsAffected(), nil
 }
 
 // DeleteExpiredProposalJobs deletes the jobs finished longer than
 // ProposalJobRetention ago.
 func DeleteExpiredProposalJobs(ctx context.Context, db DBTX) (int64, error) {
-	tag, err := db.Exec(ctx, `DELETE FROM proposal_jobs WHERE completed_at < $1`,
+	return execCount(ctx, db, "deleting expired proposal jobs", `DELETE FROM proposal_jobs WHERE completed_at < $1`,
 		time.Now().Add(-ProposalJobRetention))
-	if err != nil {
-		return 0, fmt.Errorf("deleting expired proposal jobs: %w", err)
-	}
-	return tag.RowsAffected(), nil
 }
 
 // Starts.

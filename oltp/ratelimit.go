@@ -24,11 +24,7 @@ func TakeRateLimit(ctx context.Context, db DBTX, bucket string, limit int, windo
 // DeleteIdleRateLimits removes buckets whose last admitted request left the
 // window: they no longer weigh on any decision.
 func DeleteIdleRateLimits(ctx context.Context, db DBTX, window time.Duration) (int64, error) {
-	tag, err := db.Exec(ctx, `DELETE FROM rate_limit_logs
+	return execCount(ctx, db, "deleting idle rate limits", `DELETE FROM rate_limit_logs
 		WHERE coalesce(admitted[cardinality(admitted)], '-infinity') <= now() - make_interval(secs => $1)`,
 		window.Seconds())
-	if err != nil {
-		return 0, fmt.Errorf("deleting idle rate limits: %w", err)
-	}
-	return tag.RowsAffected(), nil
 }

@@ -140,7 +140,7 @@ func RefusedChange(change TrackedQueryChange, engine string) (sightline.Code, st
 // SetTrackedQueries applies change to the project's tracked queries among
 // ids (locked by the caller) and returns how many actually changed.
 func SetTrackedQueries(ctx context.Context, db DBTX, projectID uuid.UUID, ids []uuid.UUID, change TrackedQueryChange) (int64, error) {
-	tag, err := db.Exec(ctx, `
+	return execCount(ctx, db, "updating tracked queries", `
 		UPDATE tracked_queries SET
 			check_frequency = coalesce($3, check_frequency),
 			n_passes = coalesce($4, n_passes),
@@ -149,10 +149,6 @@ func SetTrackedQueries(ctx context.Context, db DBTX, projectID uuid.UUID, ids []
 		  AND (check_frequency, n_passes, status) IS DISTINCT FROM
 		      (coalesce($3, check_frequency), coalesce($4, n_passes), coalesce($5, status))`,
 		projectID, ids, change.CheckFrequency, change.NPasses, change.Status)
-	if err != nil {
-		return 0, fmt.Errorf("updating tracked queries: %w", err)
-	}
-	return tag.RowsAffected(), nil
 }
 
 // DeleteTrackedQueries hard-deletes the project's tracked queries among ids,
@@ -222,28 +218,20 @@ func AddTrackedQueryClusters(ctx context.Context, db DBTX, projectID uuid.UUID, 
 	if len(queryIDs) == 0 || len(clusterIDs) == 0 {
 		return 0, nil
 	}
-	tag, err := db.Exec(ctx, `
+	return execCount(ctx, db, "adding cluster memberships", `
 		INSERT INTO tracked_query_clusters (project_id, tracked_query_id, cluster_id)
 		SELECT $1, q, c FROM unnest($2::uuid[]) q CROSS JOIN unnest($3::uuid[]) c
 		ORDER BY q, c
 		ON CONFLICT DO NOTHING`, projectID, queryIDs, clusterIDs)
-	if err != nil {
-		return 0, fmt.Errorf("adding cluster memberships: %w", err)
-	}
-	return tag.RowsAffected(), nil
 }
 
 // RemoveTrackedQueryClusters removes the memberships of the queries in the
 // clusters; absent ones are skipped. It returns the memberships removed.
 func RemoveTrackedQueryClusters(ctx context.Context, db DBTX, projectID uuid.UUID, queryIDs, clusterIDs []uuid.UUID) (int64, error) {
-	tag, err := db.Exec(ctx, `
+	return execCount(ctx, db, "removing cluster memberships", `
 		DELETE FROM tracked_query_clusters
 		WHERE project_id = $1 AND tracked_query_id = ANY($2) AND cluster_id = ANY($3)`,
 		projectID, queryIDs, clusterIDs)
-	if err != nil {
-		return 0, fmt.Errorf("removing cluster memberships: %w", err)
-	}
-	return tag.RowsAffected(), nil
 }
 
 // NewTrackedQueries is a create request whose values are already valid:
