@@ -130,16 +130,10 @@ type Extraction struct {
 	Citations []CitedSource
 }
 
-// Mention is one brand named in an answer.
+// Mention is one brand named in an answer: the row it is stored as, and
+// whether the local rules were sure of it.
 type Mention struct {
-	BrandName    string // as the answer first writes it
-	Relation     sightline.Relation
-	CompetitorID *uuid.UUID // set for tracked competitors only
-	Position     int        // 1-based rank among all brands named, by first appearance
-	Type         sightline.MentionType
-	Tone         sightline.Tone
-	Qualifier    sightline.Qualifier
-	Sentence     string // the sentence of the first mention
+	olap.Mention
 	// Uncertain is set when the local rules were unsure of the mention: an
 	// untracked brand recognised only as a sentence's subject or a link's
 	// label, or a tone taken from the list's lead-in. An LLM pass may settle

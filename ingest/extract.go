@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/olap"
 )
 
 // brandTable is the project's brands in matching order: the own brand at
@@ -169,11 +170,11 @@ func ExtractAnswer(b Brands, a Answer) Extraction {
 		}
 		seen[mt.brand] = true
 		c := e.classify(mt)
-		mention := Mention{
+		mention := Mention{Mention: olap.Mention{
 			BrandName: string(d.text[mt.start:mt.end]), Relation: table.relations[mt.brand],
 			CompetitorID: table.competitors[mt.brand], Position: len(out.Mentions) + 1,
-			Type: c.typ, Tone: c.tone, Qualifier: c.qualifier, Uncertain: c.uncertain,
-		}
+			Type: c.typ, Tone: c.tone, Qualifier: c.qualifier,
+		}, Uncertain: c.uncertain}
 		if name, ok := names[mt.brand]; ok {
 			mention.BrandName = name
 		}

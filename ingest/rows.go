@@ -20,17 +20,9 @@ func PassRows(p olap.Pass, c Capture, b Brands) olap.PassRows {
 		rows.ExtractionVersion = ExtractionVersion
 		ext := ExtractAnswer(b, *c.Answer)
 		for _, m := range ext.Mentions {
-			rows.Mentions = append(rows.Mentions, olap.Mention{
-				BrandName: m.BrandName, Relation: m.Relation, CompetitorID: m.CompetitorID, Position: m.Position,
-				Type: m.Type, Tone: m.Tone, Qualifier: m.Qualifier, Sentence: m.Sentence,
-			})
+			rows.Mentions = append(rows.Mentions, m.Mention)
 		}
-		for _, cs := range ext.Citations {
-			rows.Citations = append(rows.Citations, olap.Citation{
-				Position: cs.Position, URL: cs.URL, Domain: cs.Domain, Title: cs.Title, Unresolved: cs.Unresolved,
-				Relation: cs.Relation, CompetitorID: cs.CompetitorID,
-			})
-		}
+		rows.Citations = ext.Citations
 	case c.Search != nil:
 		owners := byRank(ExtractSearch(b, *c.Search))
 		for _, r := range c.Search.Results {

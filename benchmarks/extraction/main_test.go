@@ -11,6 +11,7 @@ import (
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/ingest"
 	"github.com/sightline/sightline/ingest/simulator"
+	"github.com/sightline/sightline/olap"
 )
 
 // devSetDir is the hand-labelled development set, from this package's directory.
@@ -20,8 +21,8 @@ const devSetDir = "../../ingest/testdata/devset"
 func extractionFromTruth(t simulator.Truth, a ingest.Answer) ingest.Extraction {
 	var e ingest.Extraction
 	for _, m := range t.Mentions {
-		e.Mentions = append(e.Mentions, ingest.Mention{BrandName: m.BrandName, Relation: m.Relation,
-			CompetitorID: m.CompetitorID, Position: m.Position, Type: m.Type, Tone: m.Tone, Qualifier: m.Qualifier})
+		e.Mentions = append(e.Mentions, ingest.Mention{Mention: olap.Mention{BrandName: m.BrandName, Relation: m.Relation,
+			CompetitorID: m.CompetitorID, Position: m.Position, Type: m.Type, Tone: m.Tone, Qualifier: m.Qualifier}})
 	}
 	for i, c := range t.Citations {
 		e.Citations = append(e.Citations, ingest.CitedSource{Position: c.Position, URL: a.Citations[i].URL,
