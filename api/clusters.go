@@ -48,11 +48,11 @@ func (s *server) handleCreateCluster(r *request, tx pgx.Tx) (int, any, error) {
 }
 
 func (s *server) handleRenameCluster(r *request, tx pgx.Tx) (int, any, error) {
-	in, p, err := decodeForProject[clusterBody](s, r, tx)
+	in, err := decodeNormalized[clusterBody](r.body)
 	if err != nil {
 		return 0, nil, err
 	}
-	id, err := r.pathUUID("clusterId", sightline.CodeQueryClusterNotFound)
+	p, id, err := s.projectItemForWrite(r, tx, "clusterId", sightline.CodeQueryClusterNotFound)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -61,11 +61,7 @@ func (s *server) handleRenameCluster(r *request, tx pgx.Tx) (int, any, error) {
 }
 
 func (s *server) handleDeleteCluster(r *request, tx pgx.Tx) (int, any, error) {
-	p, err := s.projectForWrite(r, tx)
-	if err != nil {
-		return 0, nil, err
-	}
-	id, err := r.pathUUID("clusterId", sightline.CodeQueryClusterNotFound)
+	p, id, err := s.projectItemForWrite(r, tx, "clusterId", sightline.CodeQueryClusterNotFound)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -56,11 +56,11 @@ func (s *server) handleCreateCompetitor(r *request, tx pgx.Tx) (int, any, error)
 }
 
 func (s *server) handleReplaceCompetitor(r *request, tx pgx.Tx) (int, any, error) {
-	in, p, err := decodeForProject[competitorBody](s, r, tx)
+	in, err := decodeNormalized[competitorBody](r.body)
 	if err != nil {
 		return 0, nil, err
 	}
-	id, err := r.pathUUID("competitorId", sightline.CodeCompetitorNotFound)
+	p, id, err := s.projectItemForWrite(r, tx, "competitorId", sightline.CodeCompetitorNotFound)
 	if err != nil {
 		return 0, nil, err
 	}

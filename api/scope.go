@@ -35,6 +35,21 @@ func (s *server) projectForWrite(r *request, tx pgx.Tx) (*oltp.ProjectScope, err
 	return p, p.CheckWritable()
 }
 
+// projectItemForWrite loads and locks the path's project as projectForWrite
+// does, and reads the id of the project's item that the path parameter
+// param names; a malformed id is notFound like an unknown one.
+func (s *server) projectItemForWrite(r *request, tx pgx.Tx, param string, notFound sightline.Code) (*oltp.ProjectScope, uuid.UUID, error) {
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return nil, uuid.Nil, err
+	}
+	id, err := r.pathUUID(param, notFound)
+	if err != nil {
+		return nil, uuid.Nil, err
+	}
+	return p, id, nil
+}
+
 // projectPageParams are the parameters of a listing of one kind of a
 // project's records: a page, and the direction of its one order.
 func projectPageParams(orderDescription string) []*openapi3.Parameter {

@@ -127,6 +127,12 @@ func (s *server) trackedQueryForRead(r *request) (*oltp.ProjectScope, *oltp.Trac
 	return p, q, nil
 }
 
+// trackedQueryForWrite locks the path's project for a write and reads the
+// path's tracked query id.
+func (s *server) trackedQueryForWrite(r *request, tx pgx.Tx) (*oltp.ProjectScope, uuid.UUID, error) {
+	return s.projectItemForWrite(r, tx, "trackedQueryId", sightline.CodeTrackedQueryNotFound)
+}
+
 func (s *server) handleGetTrackedQuery(r *request) (any, error) {
 	_, q, err := s.trackedQueryForRead(r)
 	if err != nil {
@@ -293,11 +299,7 @@ type trackedPassesBody struct {
 // its new state; setting a value it has already is a no-op success.
 func (s *server) updateTrackedQuery(r *request, tx pgx.Tx, change oltp.TrackedQueryChange) (int, any, error) {
 	ctx := r.Context()
-	p, err := s.projectForWrite(r, tx)
-	if err != nil {
-		return 0, nil, err
-	}
-	id, err := trackedQueryID(r)
+	p, id, err := s.trackedQueryForWrite(r, tx)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -383,11 +385,7 @@ func (s *server) trackedMembershipWrite(add bool) writeFunc {
 			return 0, nil, err
 		}
 		ctx := r.Context()
-		p, err := s.projectForWrite(r, tx)
-		if err != nil {
-			return 0, nil, err
-		}
-		id, err := trackedQueryID(r)
+		p, id, err := s.trackedQueryForWrite(r, tx)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -633,15 +631,8 @@ func (s *server) handleBulkDeleteTrackedQueries(r *request, tx pgx.Tx) (int, any
 		return 0, nil, err
 	}
 	ctx := r.Context()
-	projectID, err := r.pathUUID("projectId", sightline.CodeProjectNotFound)
+	p, err := s.projectForUpdate(r, tx)
 	if err != nil {
-		return 0, nil, err
-	}
-	p, err := oltp.LockProjectScope(ctx, tx, r.organizationID, projectID)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := p.CheckWritable(); err != nil {
 		return 0, nil, err
 	}
 	deleted, err := oltp.DeleteTrackedQueries(ctx, tx, p.ID, valid)
