@@ -23,11 +23,11 @@ import (
 // the readers and their SQL live in olap.
 
 // analyticsRoutes registers every analytics operation.
-func (s *server) analyticsRoutes() {
-	s.metricsRoutes()
-	s.timeseriesRoutes()
-	s.queryAnalyticsRoutes()
-	s.mentionsRoutes()
+func (s *server) analyticsRoutes(analytics routeGroup) {
+	s.metricsRoutes(analytics)
+	s.timeseriesRoutes(analytics)
+	s.queryAnalyticsRoutes(analytics)
+	s.mentionsRoutes(analytics)
 }
 
 // analyticsBase is the path of a project's analytics operations.

@@ -293,11 +293,10 @@ func pagedCaptures[T any](s *server, what string, filter func(*request) (f olap.
 }
 
 // captureRoutes lists the captured answers and pages (spec 4.4).
-func (s *server) captureRoutes() {
-	s.handle(route{
+func (s *server) captureRoutes(captures routeGroup) {
+	captures.handle(route{
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/ai-responses",
-		id: "listAIResponses", tag: "captures", summary: "Captured AI answers with their cited sources",
-		role: sightline.RoleViewer,
+		id: "listAIResponses", summary: "Captured AI answers with their cited sources",
 		description: "One row per pass of a check on an AI engine; the passes of one run share trackedQueryId and " +
 			"capturedAt and are listed together in pass order. Newest first. dateFrom is widened to 00:00:00.000 UTC and " +
 			"dateTo to 23:59:59.999 UTC; dateFrom defaults to the retention floor (16 months back) and dateTo to today. " +
@@ -308,10 +307,9 @@ func (s *server) captureRoutes() {
 		errors:   captureListingErrors,
 		read:     captureListing(s, false, CaptureReader.AIAnswers),
 	})
-	s.handle(route{
+	captures.handle(route{
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/search-snapshots",
-		id: "listSearchSnapshots", tag: "captures", summary: "Captured search pages with their organic results",
-		role: sightline.RoleViewer,
+		id: "listSearchSnapshots", summary: "Captured search pages with their organic results",
 		description: "One snapshot per completed google_serp check, with every organic result in rank order (empty when " +
 			"the page had none). Ordered by capturedAt, ties by id in the same direction; sortOrder desc (default) is " +
 			"newest first. Whole UTC days; dateFrom defaults to the retention floor (16 months back) and dateTo to today. " +
@@ -321,10 +319,9 @@ func (s *server) captureRoutes() {
 		errors:   captureListingErrors,
 		read:     captureListing(s, true, CaptureReader.SearchSnapshots),
 	})
-	s.handle(route{
+	captures.handle(route{
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/shopping-snapshots",
-		id: "listShoppingSnapshots", tag: "captures", summary: "Captured shopping pages with their offers",
-		role: sightline.RoleViewer,
+		id: "listShoppingSnapshots", summary: "Captured shopping pages with their offers",
 		description: "One snapshot per completed google_shopping check, with every offer in rank order (empty when the " +
 			"page had none); offers of one snapshot may carry different currencies. Ordered by capturedAt, ties by id in " +
 			"the same direction; sortOrder desc (default) is newest first. Whole UTC days; dateFrom defaults to the " +

@@ -114,11 +114,10 @@ func (s *server) handleCheckAllTrackedQueries(r *request, tx pgx.Tx) (int, any, 
 }
 
 // checkRoutes lists the on-demand checks of tracked queries (spec 4.2).
-func (s *server) checkRoutes() {
-	s.handle(route{
+func (s *server) checkRoutes(tracked routeGroup) {
+	tracked.handle(route{
 		method: http.MethodPut, pattern: trackedBase + "/check", id: "checkTrackedQueries",
-		tag: "tracked queries", summary: "Check several tracked queries now", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Check several tracked queries now",
 		description: "Asks for a fresh check of each id now, ignoring recency; 200 with successful and failed in the " +
 			"order ids first appear, and no job id. A success means accepted with budget reserved (or shared with the " +
 			"query's check already pending, running or awaiting retry, at no extra cost), not that the check ran. Each " +
@@ -132,10 +131,9 @@ func (s *server) checkRoutes() {
 		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
 		writeFunc: s.handleCheckTrackedQueries,
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodPut, pattern: trackedBase + "/check-all", id: "checkAllTrackedQueries",
-		tag: "tracked queries", summary: "Check every eligible tracked query of the project now", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Check every eligible tracked query of the project now",
 		description: "No body. Submits active queries without a check already running, least recently checked first " +
 			"(never checked first), at most 1000. A query whose check is pending or awaiting retry on its engine is listed " +
 			"at no extra cost (that check is shared; one awaiting retry keeps its retry schedule); a check in flight on an " +

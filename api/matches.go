@@ -74,10 +74,10 @@ func (s *server) matchFilter(r *request) (f olap.ReadFilter, ok bool, err error)
 }
 
 // matchRoutes lists a tracked query's mention and SERP matches (spec 4.2).
-func (s *server) matchRoutes() {
-	s.handle(route{
+func (s *server) matchRoutes(tracked routeGroup) {
+	tracked.handle(route{
 		method: http.MethodGet, pattern: trackedBase + "/{trackedQueryId}/mention-matches", id: "listMentionMatches",
-		tag: "tracked queries", summary: "Brands the tracked query's AI answers named", role: sightline.RoleViewer,
+		summary: "Brands the tracked query's AI answers named",
 		description: "Stored mention matches, as classified when captured (never reclassified): own brand, tracked and " +
 			"untracked competitors, each with mentionRelation; cited sources that name no brand in the text are not " +
 			"matches. Ordered by detectedAt (the answer's capture time), ties by id in the same direction; sortOrder " +
@@ -87,9 +87,9 @@ func (s *server) matchRoutes() {
 		errors: matchListingErrors,
 		read:   pagedCaptures(s, "mention matches", s.matchFilter, CaptureReader.MentionMatches),
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodGet, pattern: trackedBase + "/{trackedQueryId}/serp-matches", id: "listSerpMatches",
-		tag: "tracked queries", summary: "The tracked query's search results on tracked domains", role: sightline.RoleViewer,
+		summary: "The tracked query's search results on tracked domains",
 		description: "Stored serp matches: organic results of the query's search snapshots on the own brand's domains " +
 			"(competitorId null) or a tracked competitor's, as classified when captured; a competitor's matches leave " +
 			"with the competitor. Ordered by detectedAt (the page's capture time), ties by id in the same direction; " +

@@ -5,7 +5,6 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/oltp"
 )
 
@@ -57,7 +56,7 @@ func (s *server) organizationSchema() *openapi3.Schema {
 }
 
 // organizationRoutes lists the reads of organizations (spec 4.5).
-func (s *server) organizationRoutes() {
+func (s *server) organizationRoutes(organizations routeGroup) {
 	s.handle(route{
 		method: http.MethodGet, pattern: "/api/v1/organizations", id: "listOrganizations", tag: "organizations",
 		summary:     "Organizations the key's owner is an active member of, narrowed to the key's scope",
@@ -67,9 +66,9 @@ func (s *server) organizationRoutes() {
 		read:        s.handleListOrganizations,
 		description: "Search is a case-insensitive substring of the name.",
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}", id: "getOrganization", tag: "organizations",
-		summary: "One organization", role: sightline.RoleViewer,
+	organizations.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}", id: "getOrganization",
+		summary:  "One organization",
 		response: s.organizationSchema(),
 		read:     s.handleGetOrganization,
 	})
