@@ -30,9 +30,6 @@ func (s *server) analyticsRoutes(analytics routeGroup) {
 	s.mentionsRoutes(analytics)
 }
 
-// analyticsBase is the path of a project's analytics operations.
-const analyticsBase = "/api/v1/organizations/{organizationId}/projects/{projectId}"
-
 // analyticsErrors are an analytics read's refusals: badRequest for 400,
 // and a project the key cannot see for 404.
 func analyticsErrors(badRequest string) map[int]string {

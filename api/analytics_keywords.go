@@ -17,7 +17,7 @@ import (
 
 func (s *server) keywordListingsRoute() route {
 	return route{
-		method: http.MethodGet, pattern: analyticsBase + "/keyword-listings", id: "listKeywordListings",
+		method: http.MethodGet, pattern: projectBase + "/keyword-listings", id: "listKeywordListings",
 		summary: "Keywords with the own brand's figures over their variants",
 		description: "One row per distinct keyword (normalised query text) having a tracked query (variant: one per " +
 			"engine and country) that matches every filter; variantIds lists those variants (by id, that is creation " +

@@ -266,7 +266,7 @@ func competitorNameIDs(competitors []oltp.CompetitorName) []uuid.UUID {
 // mentionsRoutes registers the family's operations.
 func (s *server) mentionsRoutes(analytics routeGroup) {
 	analytics.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/mentions", id: "listMentionSamples",
+		method: http.MethodGet, pattern: projectBase + "/mentions", id: "listMentionSamples",
 		summary: "Mention samples: single mentions of brands in AI answers",
 		description: "Stored mention matches of every tracked query in the window, as classified when captured. Without " +
 			"competitorId only rows with no stored competitor id are listed: the own brand's and untracked competitors' " +
@@ -283,7 +283,7 @@ func (s *server) mentionsRoutes(analytics routeGroup) {
 		read: s.handleMentionSamples,
 	})
 	analytics.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/mentions/mix", id: "getMentionMix",
+		method: http.MethodGet, pattern: projectBase + "/mentions/mix", id: "getMentionMix",
 		summary: "How AI answers name the own brand: by mention type, tone and qualifier",
 		description: "Counts of the own brand's mentions in the window (one per AI answer naming it), never a " +
 			"competitor's. Every bucket is present, 0 when empty; byType, byTone and byQualifier each sum to total.",
@@ -293,7 +293,7 @@ func (s *server) mentionsRoutes(analytics routeGroup) {
 		read:     s.handleMentionMix,
 	})
 	analytics.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/sentiment", id: "getSentiment",
+		method: http.MethodGet, pattern: projectBase + "/sentiment", id: "getSentiment",
 		summary: "Tone of the mentions of the own brand per AI engine and of each tracked competitor",
 		description: "perEngine: the own brand on every AI engine in scope (every AI engine without an engines filter; " +
 			"google_serp and google_shopping have no rows), with or without mentions. perCompetitor: every current " +
@@ -305,7 +305,7 @@ func (s *server) mentionsRoutes(analytics routeGroup) {
 		read:     s.handleSentiment,
 	})
 	analytics.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/cited-sources", id: "listCitedSources",
+		method: http.MethodGet, pattern: projectBase + "/cited-sources", id: "listCitedSources",
 		summary: "Domains or pages AI answers cite, most cited first",
 		description: "Every cited source, whoever owns it. Citations still behind an engine redirect (unresolved) are " +
 			"left out. Ordered by citationCount (most first), then domain (groupBy domain) or URL (groupBy page); total " +
@@ -316,7 +316,7 @@ func (s *server) mentionsRoutes(analytics routeGroup) {
 		read:     s.handleCitedSources,
 	})
 	analytics.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/competitors/co-occurrence", id: "getCompetitorCoOccurrence",
+		method: http.MethodGet, pattern: projectBase + "/competitors/co-occurrence", id: "getCompetitorCoOccurrence",
 		summary: "The own brand head to head with each tracked competitor in answers naming both",
 		description: "One row per current tracked competitor (ordered by name), or only competitorId's. Counts are over " +
 			"the AI answers naming both brands: brandWins name the own brand first, competitorWins the competitor, " +
@@ -330,7 +330,7 @@ func (s *server) mentionsRoutes(analytics routeGroup) {
 		read: s.handleCoOccurrence,
 	})
 	analytics.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/available-filters", id: "getAvailableFilters",
+		method: http.MethodGet, pattern: projectBase + "/available-filters", id: "getAvailableFilters",
 		summary: "The engines, countries and clusters a project's analytics can be filtered by",
 		description: "engines and countries are those the project's tracked queries (active and paused) use; clusters " +
 			"are the project's, by name. Competitor ids are not included (the project read lists them). Takes no " +

@@ -261,7 +261,7 @@ func metricsKeys(p props) []string {
 // glossary.
 func (s *server) metricsRoutes(analytics routeGroup) {
 	analytics.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/metrics", id: "getProjectMetrics",
+		method: http.MethodGet, pattern: projectBase + "/metrics", id: "getProjectMetrics",
 		summary: "Headline metrics of the own brand and every tracked competitor over a window",
 		description: "Figures of the own brand over dateFrom..dateTo (whole UTC days), summed from the daily rollups of " +
 			"completed passes: a failed pass is never stored, so it never counts as \"not mentioned\". Rates and " +
@@ -277,7 +277,7 @@ func (s *server) metricsRoutes(analytics routeGroup) {
 		read:     s.handleMetrics,
 	})
 	analytics.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/metrics/clusters", id: "getClusterMetrics",
+		method: http.MethodGet, pattern: projectBase + "/metrics/clusters", id: "getClusterMetrics",
 		summary: "The own brand's metrics per keyword cluster over a window",
 		description: "One row per cluster, from the tracked queries that belong to it today (for every date of the " +
 			"window), narrowed by engines and countries; a query in several clusters counts in each. Without " +
@@ -293,7 +293,7 @@ func (s *server) metricsRoutes(analytics routeGroup) {
 		read:     s.handleClusterMetrics,
 	})
 	analytics.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/metrics/share-of-voice-formula", id: "getShareOfVoiceFormula",
+		method: http.MethodGet, pattern: projectBase + "/metrics/share-of-voice-formula", id: "getShareOfVoiceFormula",
 		summary: "The constants share of voice is computed with",
 		description: "A mention is worth mentionTypeWeights[type] x sentimentMultipliers[tone] x (conditionalMultiplier " +
 			"when the mention is hedged, else directMultiplier); a brand's share of voice is its summed worth over the " +

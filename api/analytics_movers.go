@@ -32,7 +32,7 @@ const moversSignificance = "significant says whether the change of the sortBy fi
 
 func (s *server) moversRoute() route {
 	return route{
-		method: http.MethodGet, pattern: analyticsBase + "/metrics/movers", id: "getMetricsMovers",
+		method: http.MethodGet, pattern: projectBase + "/metrics/movers", id: "getMetricsMovers",
 		summary: "Tracked queries whose figures gained or lost most against the previous window",
 		description: "One row per current tracked query (within engines and countries) with at least one completed " +
 			"capture in the window or in the equally long window just before it (the previous window). A row's figures " +

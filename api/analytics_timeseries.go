@@ -190,7 +190,7 @@ func (s *server) timeseries(r *request, p *oltp.ProjectScope, q olap.TimeseriesQ
 // timeseriesRoutes registers both time-series operations.
 func (s *server) timeseriesRoutes(analytics routeGroup) {
 	analytics.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/timeseries", id: "getProjectTimeseries",
+		method: http.MethodGet, pattern: projectBase + "/timeseries", id: "getProjectTimeseries",
 		summary: "The project's figures per day, week or month, with competitors side by side",
 		description: "One point per bucket of the window, data or not: each UTC day (daily), each ISO week starting " +
 			"Monday (weekly) or each calendar month (monthly), the first bucket starting on dateFrom. Positions are " +
@@ -204,12 +204,12 @@ func (s *server) timeseriesRoutes(analytics routeGroup) {
 		errors: map[int]string{
 			400: analyticsWindowErrors + " granularity invalid_value; competitorIds invalid_uuid, or invalid_value " +
 				"when not a current competitor of the project.",
-			404: "organization_not_found: no accessible project has the id.",
+			404: projectNotFound,
 		},
 		read: s.handleProjectTimeseries,
 	})
 	analytics.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/tracked-queries/{trackedQueryId}/timeseries",
+		method: http.MethodGet, pattern: projectBase + "/tracked-queries/{trackedQueryId}/timeseries",
 		id:      "getTrackedQueryTimeseries",
 		summary: "One tracked query's figures per day, week or month, with competitors side by side",
 		description: "As the project's time series, over one tracked query's captures; there is no engine, country " +

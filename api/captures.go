@@ -253,7 +253,7 @@ var captureListingErrors = map[int]string{
 	400: "dateFrom out_of_range: before the retention floor (16 months back) or after dateTo; dateTo out_of_range: " +
 		"before dateFrom; dateFrom or dateTo invalid_value: not a YYYY-MM-DD date; trackedQueryId invalid_value: not a " +
 		"tracked query of this project.",
-	404: "organization_not_found: no accessible project has the id.",
+	404: projectNotFound,
 }
 
 // captureListing serves a capture listing: read reads one page of the
@@ -295,7 +295,7 @@ func pagedCaptures[T any](s *server, what string, filter func(*request) (f olap.
 // captureRoutes lists the captured answers and pages (spec 4.4).
 func (s *server) captureRoutes(captures routeGroup) {
 	captures.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/ai-responses",
+		method: http.MethodGet, pattern: projectBase + "/ai-responses",
 		id: "listAIResponses", summary: "Captured AI answers with their cited sources",
 		description: "One row per pass of a check on an AI engine; the passes of one run share trackedQueryId and " +
 			"capturedAt and are listed together in pass order. Newest first. dateFrom is widened to 00:00:00.000 UTC and " +
@@ -308,7 +308,7 @@ func (s *server) captureRoutes(captures routeGroup) {
 		read:     captureListing(s, false, CaptureReader.AIAnswers),
 	})
 	captures.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/search-snapshots",
+		method: http.MethodGet, pattern: projectBase + "/search-snapshots",
 		id: "listSearchSnapshots", summary: "Captured search pages with their organic results",
 		description: "One snapshot per completed google_serp check, with every organic result in rank order (empty when " +
 			"the page had none). Ordered by capturedAt, ties by id in the same direction; sortOrder desc (default) is " +
@@ -320,7 +320,7 @@ func (s *server) captureRoutes(captures routeGroup) {
 		read:     captureListing(s, true, CaptureReader.SearchSnapshots),
 	})
 	captures.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/shopping-snapshots",
+		method: http.MethodGet, pattern: projectBase + "/shopping-snapshots",
 		id: "listShoppingSnapshots", summary: "Captured shopping pages with their offers",
 		description: "One snapshot per completed google_shopping check, with every offer in rank order (empty when the " +
 			"page had none); offers of one snapshot may carry different currencies. Ordered by capturedAt, ties by id in " +

@@ -128,7 +128,7 @@ func (s *server) checkRoutes(tracked routeGroup) {
 			"its grace window included); nothing is accepted then. A retry must repeat the same ids in the same order.",
 		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(checkItemCodes...),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.handleCheckTrackedQueries,
 	})
 	tracked.handle(route{
@@ -143,7 +143,7 @@ func (s *server) checkRoutes(tracked routeGroup) {
 			"and submitted is 0. Calling again lists the same queries until their checks start; finished checks are run " +
 			"and charged again. No job id is returned.",
 		response:  checkAllSchema(),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.handleCheckAllTrackedQueries,
 	})
 }

@@ -173,27 +173,27 @@ func (s *server) clusterBatchResultSchema() *openapi3.Schema {
 // clusterRoutes lists the operations on keyword clusters (spec 4.7).
 func (s *server) clusterRoutes(clusters routeGroup) {
 	clusters.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters", id: "listClusters",
+		method: http.MethodGet, pattern: projectBase + "/clusters", id: "listClusters",
 		summary:     "A project's keyword clusters",
 		description: "Ordered by name; only the direction can be chosen. A cluster carries no metrics and no membership count.",
 		query:       projectPageParams("Direction of the name order."), response: listingSchema(s.clusterSchema()), csv: true,
-		errors: map[int]string{404: "organization_not_found: no accessible project has the id."},
+		errors: map[int]string{404: projectNotFound},
 		read:   projectPageListing(s, oltp.ListClusters),
 	})
 	clusters.handle(route{
-		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters", id: "createCluster",
+		method: http.MethodPost, pattern: projectBase + "/clusters", id: "createCluster",
 		summary: "Create an empty keyword cluster",
 		description: "The name is trimmed and lower-cased before the length and uniqueness checks. A name the project " +
 			"already has answers 409 with nothing merged, also when a concurrent request took it first.",
 		body: clusterInputSchema(), status: http.StatusCreated, response: s.clusterSchema(),
 		errors: map[int]string{
-			404: "organization_not_found: no accessible project has the id.",
+			404: projectNotFound,
 			409: "query_cluster_name_already_exists; project_is_archived: the project or its organization is archived.",
 		},
 		writeFunc: s.handleCreateCluster,
 	})
 	clusters.handle(route{
-		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/batch", id: "createClusterBatch",
+		method: http.MethodPost, pattern: projectBase + "/clusters/batch", id: "createClusterBatch",
 		summary: "Create several keyword clusters",
 		description: "names: 1 to 100 as sent, each trimmed and lower-cased; names equal after that are collapsed to their " +
 			"first occurrence. A blank or too long name rejects the whole request with 400 naming names[i]. Otherwise " +
@@ -201,18 +201,18 @@ func (s *server) clusterRoutes(clusters routeGroup) {
 			"project already had ({id: null, name, errorCode query_cluster_name_already_exists, errorMessage}), never " +
 			"resolved to the existing cluster; both in request order.",
 		body: clusterBatchInputSchema(), response: s.clusterBatchResultSchema(),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.handleCreateClusterBatch,
 	})
 	clusters.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/{clusterId}", id: "getCluster",
+		method: http.MethodGet, pattern: projectBase + "/clusters/{clusterId}", id: "getCluster",
 		summary:  "One keyword cluster",
 		response: s.clusterSchema(),
 		errors:   map[int]string{404: "organization_not_found: no accessible project, or no query cluster of it, has the id."},
 		read:     projectItemRead(s, "clusterId", sightline.CodeQueryClusterNotFound, oltp.GetCluster),
 	})
 	clusters.handle(route{
-		method: http.MethodPatch, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/{clusterId}", id: "renameCluster",
+		method: http.MethodPatch, pattern: projectBase + "/clusters/{clusterId}", id: "renameCluster",
 		summary: "Rename a keyword cluster",
 		description: "Rename only: id and memberships are unchanged. The name is normalised as on create; the cluster's " +
 			"current name is a no-op 200.",
@@ -224,7 +224,7 @@ func (s *server) clusterRoutes(clusters routeGroup) {
 		writeFunc: s.handleRenameCluster,
 	})
 	clusters.handle(route{
-		method: http.MethodDelete, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/{clusterId}", id: "deleteCluster",
+		method: http.MethodDelete, pattern: projectBase + "/clusters/{clusterId}", id: "deleteCluster",
 		summary: "Delete a keyword cluster",
 		description: "No body (a body gives 400). Answers the cluster as it was. Member tracked queries are unassigned from " +
 			"it only; analytics filtered by its id return nothing afterwards, earlier dates included. Irreversible: " +

@@ -119,16 +119,16 @@ func competitorInputSchema() *openapi3.Schema {
 // competitorRoutes lists the operations on a project's competitors (spec 4.6).
 func (s *server) competitorRoutes(projects routeGroup) {
 	projects.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors", id: "listCompetitors",
+		method: http.MethodGet, pattern: projectBase + "/competitors", id: "listCompetitors",
 		summary: "A project's competitors",
 		description: "Ordered by id (creation order); only the direction can be chosen: sortBy and search are not " +
 			"parameters of this operation and are rejected. A project without a brand profile has none.",
 		query: projectPageParams("Direction of the id order (creation order)."), response: listingSchema(s.competitorSchema()), csv: true,
-		errors: map[int]string{404: "organization_not_found: no accessible project has the id."},
+		errors: map[int]string{404: projectNotFound},
 		read:   projectPageListing(s, oltp.ListCompetitors),
 	})
 	projects.handle(route{
-		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors", id: "createCompetitor",
+		method: http.MethodPost, pattern: projectBase + "/competitors", id: "createCompetitor",
 		summary: "Add a competitor",
 		description: "Lists are normalised as on project creation. Applies to checks from then on; captured answers are " +
 			"not re-matched. Answers the competitor as stored.",
@@ -137,14 +137,14 @@ func (s *server) competitorRoutes(projects routeGroup) {
 		writeFunc: s.handleCreateCompetitor,
 	})
 	projects.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors/{competitorId}", id: "getCompetitor",
+		method: http.MethodGet, pattern: projectBase + "/competitors/{competitorId}", id: "getCompetitor",
 		summary:  "One competitor",
 		response: s.competitorSchema(),
 		errors:   map[int]string{404: "organization_not_found: no accessible project, or no competitor of it, has the id (also when the project has no brand profile)."},
 		read:     projectItemRead(s, "competitorId", sightline.CodeCompetitorNotFound, oltp.GetCompetitor),
 	})
 	projects.handle(route{
-		method: http.MethodPut, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors/{competitorId}", id: "replaceCompetitor",
+		method: http.MethodPut, pattern: projectBase + "/competitors/{competitorId}", id: "replaceCompetitor",
 		summary: "Replace a competitor's name, website domains and brand names",
 		description: "All three fields are required and replace the stored ones; the lists must stay non-empty. Applies " +
 			"to checks from then on.",
@@ -153,7 +153,7 @@ func (s *server) competitorRoutes(projects routeGroup) {
 		writeFunc: s.handleReplaceCompetitor,
 	})
 	projects.handle(route{
-		method: http.MethodDelete, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors/{competitorId}", id: "deleteCompetitor",
+		method: http.MethodDelete, pattern: projectBase + "/competitors/{competitorId}", id: "deleteCompetitor",
 		summary: "Remove a competitor",
 		description: "No body (a body gives 400). Answers the competitor as it was before removal. Every stored mention, " +
 			"search result and shopping result attributed to it is removed asynchronously and permanently, changing " +

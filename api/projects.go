@@ -408,7 +408,7 @@ func (s *server) projectRoutes(projects routeGroup) {
 		writeFunc: s.handleCreateProject,
 	})
 	projects.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}", id: "getProject",
+		method: http.MethodGet, pattern: projectBase, id: "getProject",
 		summary:     "One project with its brand configuration",
 		description: "A project without a brand profile reports empty websiteDomains, brandNames and competitors.",
 		response:    s.projectSchema(),
@@ -416,38 +416,38 @@ func (s *server) projectRoutes(projects routeGroup) {
 		read:        s.handleGetProject,
 	})
 	projects.handle(route{
-		method: http.MethodPatch, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}", id: "renameProject",
+		method: http.MethodPatch, pattern: projectBase, id: "renameProject",
 		summary: "Rename a project",
 		description: "Body name only; websiteDomains, brandNames and competitors are refused as unknown fields (change them " +
 			"with the brand-profile and competitor operations). An archived project or organization refuses every rename " +
 			"with 409, one to the current name included; a retry under the Idempotency-Key of a rename that succeeded " +
 			"replays its 200.",
 		body: projectRenameSchema(), response: s.projectSchema(),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.handleRenameProject,
 	})
 	projects.handle(route{
-		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/archive", id: "archiveProject",
+		method: http.MethodPost, pattern: projectBase + "/archive", id: "archiveProject",
 		summary: "Archive a project",
 		description: "No body. Nothing is deleted; name, brand-profile, competitor, cluster and tracked-query writes answer " +
 			"409 until the project is restored. Recorded as archived by the caller, so a later organization restore leaves " +
 			"it archived. Answers the project in its new state.",
 		response: s.projectSchema(),
 		errors: map[int]string{
-			404: "organization_not_found: no accessible project has the id.",
+			404: projectNotFound,
 			409: "status_transition_not_allowed: already archived (a retry with the key that archived it replays the 200 " +
 				"instead); project_is_archived: the organization is archived.",
 		},
 		writeFunc: projectStatusWrite(oltp.ArchiveProject),
 	})
 	projects.handle(route{
-		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/restore", id: "restoreProject",
+		method: http.MethodPost, pattern: projectBase + "/restore", id: "restoreProject",
 		summary: "Restore a project archived on its own",
 		description: "No body. No check is run; the record of who archived the project is cleared. Answers the project in " +
 			"its new state.",
 		response: s.projectSchema(),
 		errors: map[int]string{
-			404: "organization_not_found: no accessible project has the id.",
+			404: projectNotFound,
 			409: "status_transition_not_allowed: already active (a retry with the key that restored it replays the 200 " +
 				"instead); project_archived_by_organization: archived with its organization, restore the organization " +
 				"instead; project_is_archived: the organization is archived.",
@@ -455,14 +455,14 @@ func (s *server) projectRoutes(projects routeGroup) {
 		writeFunc: projectStatusWrite(oltp.RestoreProject),
 	})
 	projects.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/brand-profile", id: "getBrandProfile",
+		method: http.MethodGet, pattern: projectBase + "/brand-profile", id: "getBrandProfile",
 		summary:  "A project's brand profile",
 		response: s.brandProfileSchema(),
 		errors:   map[int]string{404: "organization_not_found: no accessible project has the id, or it has no brand profile."},
 		read:     s.handleGetBrandProfile,
 	})
 	projects.handle(route{
-		method: http.MethodPut, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/brand-profile", id: "replaceBrandProfile",
+		method: http.MethodPut, pattern: projectBase + "/brand-profile", id: "replaceBrandProfile",
 		summary: "Replace a brand profile's website domains and brand names",
 		description: "Both lists are required and replace the stored ones, normalised as on project creation. The project " +
 			"name, the competitors and the description are left as they are; the description is not regenerated. " +

@@ -13,7 +13,6 @@ import (
 // job and its apply (spec 4.7), the three discovery starts (spec 4.8) and
 // the polling of any job (api-decisions). Handlers are in proposal_jobs.go.
 func (s *server) proposalRoutes(clusters, discovery routeGroup) {
-	const project = "/api/v1/organizations/{organizationId}/projects/{projectId}"
 	startErrors := func(extra map[int]string) map[int]string {
 		errs := map[int]string{
 			429: "rate_limit_exceeded also when the organization has started 10 jobs in the last 60 seconds, across " +
@@ -30,7 +29,7 @@ func (s *server) proposalRoutes(clusters, discovery routeGroup) {
 		"(clustering) or the operations that create what it proposes. A finished job stays readable for 30 days."
 
 	clusters.handle(route{
-		method: http.MethodPost, pattern: project + "/clusters/jobs", id: "startClusteringJob",
+		method: http.MethodPost, pattern: projectBase + "/clusters/jobs", id: "startClusteringJob",
 		summary: "Start a job proposing keyword clusters for tracked queries",
 		description: "Groups the queries by meaning from their text (TF-IDF over words and character trigrams, " +
 			"average-linkage agglomerative clustering) and names each new cluster by its most telling terms. The " +
@@ -48,14 +47,14 @@ func (s *server) proposalRoutes(clusters, discovery routeGroup) {
 		errors: startErrors(map[int]string{
 			402: "subscription_required: the organization has no entitled subscription (active, trialing or " +
 				"past_due within its period, no cancellation in effect).",
-			404: "organization_not_found: no accessible project has the id.",
+			404: projectNotFound,
 			409: "nothing_to_cluster: no id is a tracked query of the project, or restrictToExistingClusters is set " +
 				"and the project has no cluster; project_is_archived: the project or its organization is archived.",
 		}),
 		writeFunc: s.handleStartClusteringJob,
 	})
 	clusters.handle(route{
-		method: http.MethodPost, pattern: project + "/clusters/jobs/{jobId}/apply", id: "applyClusteringJob",
+		method: http.MethodPost, pattern: projectBase + "/clusters/jobs/{jobId}/apply", id: "applyClusteringJob",
 		summary: "Apply a completed clustering job",
 		description: "No body (a body gives 400). Creates the proposed clusters the project lacks (only those that " +
 			"get a query), then assigns each query of the job per its mode: fill_gaps leaves queries already in a " +
@@ -89,7 +88,7 @@ func (s *server) proposalRoutes(clusters, discovery routeGroup) {
 		writeFunc: s.handleStartBrandNameSuggestions,
 	})
 	discovery.handle(route{
-		method: http.MethodPost, pattern: project + "/discovery/brands", id: "startBrandDiscovery",
+		method: http.MethodPost, pattern: projectBase + "/discovery/brands", id: "startBrandDiscovery",
 		summary: "Start a job proposing competitors from the project's captures",
 		description: "Reads the last 90 days of the project's captures (narrowed to country when given): brands " +
 			"its AI answers name that it does not track, and domains ranking on its search pages (and, with " +
@@ -103,13 +102,13 @@ func (s *server) proposalRoutes(clusters, discovery routeGroup) {
 			"profile (a project without one is accepted; its brands are then all untracked)." + startNote,
 		body: brandDiscoveryBodySchema(), bodyOptional: true, status: http.StatusAccepted, response: s.jobSchema(),
 		errors: startErrors(map[int]string{
-			404: "organization_not_found: no accessible project has the id.",
+			404: projectNotFound,
 			409: "project_is_archived: the project or its organization is archived.",
 		}),
 		writeFunc: s.handleStartBrandDiscovery,
 	})
 	discovery.handle(route{
-		method: http.MethodPost, pattern: project + "/discovery/keywords", id: "startKeywordDiscovery",
+		method: http.MethodPost, pattern: projectBase + "/discovery/keywords", id: "startKeywordDiscovery",
 		summary: "Start a job proposing keywords to track",
 		description: "Proposes up to 50 queries from input (its lines and list items that read as queries, and " +
 			"phrases it repeats or that read as queries, such as \"crm for startups\") and from the last 90 days of " +
@@ -123,7 +122,7 @@ func (s *server) proposalRoutes(clusters, discovery routeGroup) {
 		body: keywordDiscoveryBodySchema(), status: http.StatusAccepted, response: s.jobSchema(),
 		errors: startErrors(map[int]string{
 			402: "subscription_required: the organization has no entitled subscription.",
-			404: "organization_not_found: no accessible project has the id.",
+			404: projectNotFound,
 			409: "project_is_archived: the project or its organization is archived.",
 		}),
 		writeFunc: s.handleStartKeywordDiscovery,

@@ -11,6 +11,13 @@ import (
 	"github.com/sightline/sightline/oltp"
 )
 
+// projectBase is the path of a project; its records and operations are
+// below it.
+const projectBase = "/api/v1/organizations/{organizationId}/projects/{projectId}"
+
+// projectNotFound is the 404 of an operation on a project.
+const projectNotFound = "organization_not_found: no accessible project has the id."
+
 // projectForRead loads the path's project for a read; a malformed id
 // answers 404 like an unknown one.
 func (s *server) projectForRead(r *request) (*oltp.ProjectScope, error) {

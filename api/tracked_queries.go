@@ -729,7 +729,7 @@ func (s *server) trackedQueryRoutes(tracked routeGroup) {
 			"one of the project's tracked queries. Any other parameter, an unknown sort key or filter value gives 400. " +
 			"Archived projects answer. CSV: queryClusterIds joined with '; '.",
 		query: trackedListParams(), response: listingSchema(s.trackedSearchRowSchema()), csv: true,
-		errors: map[int]string{404: "organization_not_found: no accessible project has the id."},
+		errors: map[int]string{404: projectNotFound},
 		read:   s.handleListTrackedQueries,
 	})
 	tracked.handle(route{
@@ -759,7 +759,7 @@ func (s *server) trackedQueryRoutes(tracked routeGroup) {
 		query: []*openapi3.Parameter{openapi3.NewQueryParameter("status").WithSchema(enumFrom(sightline.TrackedQueryStatuses)).
 			WithDescription("Omitted: all queries.")},
 		response: trackedCountSchema(),
-		errors:   map[int]string{404: "organization_not_found: no accessible project has the id."},
+		errors:   map[int]string{404: projectNotFound},
 		read:     s.handleCountTrackedQueries,
 	})
 	tracked.handle(route{
@@ -777,7 +777,7 @@ func (s *server) trackedQueryRoutes(tracked routeGroup) {
 			"and leaves one in flight alone. Answers the query in its new state.",
 		body:      object(props{"checkFrequency": trackedFrequencySchema()}, "checkFrequency"),
 		response:  s.trackedQuerySchema(),
-		errors:    projectWriteErrors("organization_not_found: no accessible project, or no tracked query of it, has the id."),
+		errors:    projectWriteErrors(trackedQueryNotFound),
 		writeFunc: s.handleSetTrackedQueryFrequency,
 	})
 	tracked.handle(route{
@@ -787,7 +787,7 @@ func (s *server) trackedQueryRoutes(tracked routeGroup) {
 		body:        object(props{"nPasses": trackedPassesSchema()}, "nPasses"),
 		response:    s.trackedQuerySchema(),
 		errors: map[int]string{
-			404: "organization_not_found: no accessible project, or no tracked query of it, has the id.",
+			404: trackedQueryNotFound,
 			409: "n_passes_not_supported_for_engine: more than 1 pass on google_serp or google_shopping; " +
 				"project_is_archived: the project or its organization is archived.",
 		},
@@ -799,7 +799,7 @@ func (s *server) trackedQueryRoutes(tracked routeGroup) {
 		description: "No body. Asserts a state: pausing a paused query succeeds with the same body. Keeps configuration, " +
 			"clusters and results; the scheduler stops selecting it; a check already running completes.",
 		response:  s.trackedQuerySchema(),
-		errors:    projectWriteErrors("organization_not_found: no accessible project, or no tracked query of it, has the id."),
+		errors:    projectWriteErrors(trackedQueryNotFound),
 		writeFunc: s.trackedStatusWrite("paused"),
 	})
 	tracked.handle(route{
@@ -808,7 +808,7 @@ func (s *server) trackedQueryRoutes(tracked routeGroup) {
 		description: "No body. Asserts a state: resuming an active query succeeds with the same body. Runs no check and " +
 			"back-fills nothing; the next check comes when due under its checkFrequency.",
 		response:  s.trackedQuerySchema(),
-		errors:    projectWriteErrors("organization_not_found: no accessible project, or no tracked query of it, has the id."),
+		errors:    projectWriteErrors(trackedQueryNotFound),
 		writeFunc: s.trackedStatusWrite("active"),
 	})
 	tracked.handle(route{
@@ -840,7 +840,7 @@ func (s *server) trackedQueryRoutes(tracked routeGroup) {
 		body: object(props{"ids": trackedBatchIDsSchema(), "checkFrequency": trackedFrequencySchema()},
 			"ids", "checkFrequency"),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.handleBatchTrackedFrequency,
 	})
 	tracked.handle(route{
@@ -850,7 +850,7 @@ func (s *server) trackedQueryRoutes(tracked routeGroup) {
 			"google_serp or google_shopping query asked for more than 1 pass fails with n_passes_not_supported_for_engine.",
 		body:      object(props{"ids": trackedBatchIDsSchema(), "nPasses": trackedPassesSchema()}, "ids", "nPasses"),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound, sightline.ItemNPassesNotSupported),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.handleBatchTrackedPasses,
 	})
 	tracked.handle(route{
@@ -860,7 +860,7 @@ func (s *server) trackedQueryRoutes(tracked routeGroup) {
 			"successes. A retry must repeat the same ids in the same order, or the Idempotency-Key counts as reused.",
 		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.trackedBatchStatus("paused"),
 	})
 	tracked.handle(route{
@@ -870,7 +870,7 @@ func (s *server) trackedQueryRoutes(tracked routeGroup) {
 			"successes. No check is run. A retry must repeat the same ids in the same order.",
 		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.trackedBatchStatus("active"),
 	})
 	tracked.handle(route{
@@ -881,7 +881,7 @@ func (s *server) trackedQueryRoutes(tracked routeGroup) {
 			"dataDirtySince is set. Always 200 with successful and failed, in the order ids first appear.",
 		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.handleBulkDeleteTrackedQueries,
 	})
 	tracked.handle(route{
@@ -905,7 +905,7 @@ func (s *server) trackedQueryRoutes(tracked routeGroup) {
 		writeFunc: s.trackedBulkMembershipWrite(false),
 	})
 	tracked.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/coverage",
+		method: http.MethodGet, pattern: projectBase + "/coverage",
 		id:      "getTrackedQueryCoverage",
 		summary: "How well the project's check schedule keeps up",
 		description: "Reads the write model. overdue: active queries whose last completed check is older than their " +
@@ -913,7 +913,7 @@ func (s *server) trackedQueryRoutes(tracked routeGroup) {
 			"disjoint from overdue. sample: up to 20 overdue queries, oldest last check first. Takes no parameters. " +
 			"Archived projects answer.",
 		response: s.coverageSchema(),
-		errors:   map[int]string{404: "organization_not_found: no accessible project has the id."},
+		errors:   map[int]string{404: projectNotFound},
 		read:     s.handleGetCoverage,
 	})
 }
