@@ -119,6 +119,21 @@ func (s *server) projectAnalyticsScope(r *request, meaning ungroupedMeaning) (*o
 	return p, scope, err
 }
 
+// analyticsCompetitors reads the path's project and its analytics scope
+// as projectAnalyticsScope does, and the project's current competitors by
+// name.
+func (s *server) analyticsCompetitors(r *request, meaning ungroupedMeaning) (*oltp.ProjectScope, olap.Scope, []oltp.CompetitorName, error) {
+	p, scope, err := s.projectAnalyticsScope(r, meaning)
+	if err != nil {
+		return nil, olap.Scope{}, nil, err
+	}
+	competitors, err := oltp.CompetitorNames(r.Context(), s.pool, p.ID)
+	if err != nil {
+		return nil, olap.Scope{}, nil, err
+	}
+	return p, scope, competitors, nil
+}
+
 // analyticsScope reads the window and whichever filters the operation
 // declares into the scope of project p, reporting every problem at once.
 func (s *server) analyticsScope(r *request, p *oltp.ProjectScope, meaning ungroupedMeaning) (olap.Scope, error) {

@@ -80,29 +80,17 @@ func mentionSampleParams() []*openapi3.Parameter {
 }
 
 func (s *server) mentionSamplesSchema() *openapi3.Schema {
-	sample := s.component("MentionSample", object(props{
-		"id":             described(uuidSchema(), "The mention match id."),
-		"aiResponseId":   described(uuidSchema(), "The AI answer naming the brand (an ai-responses id)."),
-		"trackedQueryId": uuidSchema(),
-		"detectedAt":     described(timeSchema(), "When the answer was captured."),
-		"mentionText":    described(stringSchema(), "The sentence of the first mention."),
-		"engine":         enumOf(aiEngines()...),
-		"country": described(nullable(stringSchema().WithMinLength(2).WithMaxLength(2)),
-			"ISO 3166-1 alpha-2 country the query was asked from; null when the tracked query was deleted."),
-		"queryText":   described(stringSchema(), "The tracked query's text; \"\" when it was deleted."),
-		"sentiment":   enumFrom(sightline.Tones),
-		"mentionType": enumFrom(sightline.MentionTypes),
-		"mentionPosition": described(integerSchema().WithMin(1),
-			"1-based rank of the brand among every brand the answer names, by first appearance."),
-		"competitorId": described(nullable(uuidSchema()),
-			"The tracked competitor named; null when none is stored (the own brand or an untracked competitor)."),
-		"mentionRelation": described(nullable(enumOf(string(sightline.RelationOwn),
-			string(sightline.RelationTrackedCompetitor), string(sightline.RelationUntrackedCompetitor))),
-			"Whose brand it is; the contract reserves null for rows predating the field, which this service never "+
-				"stores."),
-		"brandName": described(stringSchema(), "The brand as the answer first writes it."),
-	}, "id", "aiResponseId", "trackedQueryId", "detectedAt", "mentionText", "engine", "country", "queryText",
-		"sentiment", "mentionType", "mentionPosition", "competitorId", "mentionRelation", "brandName"))
+	p := mentionProps()
+	p["id"] = described(uuidSchema(), "The mention match id.")
+	p["trackedQueryId"] = uuidSchema()
+	p["country"] = described(nullable(stringSchema().WithMinLength(2).WithMaxLength(2)),
+		"ISO 3166-1 alpha-2 country the query was asked from; null when the tracked query was deleted.")
+	p["queryText"] = described(stringSchema(), "The tracked query's text; \"\" when it was deleted.")
+	p["competitorId"] = described(nullable(uuidSchema()),
+		"The tracked competitor named; null when none is stored (the own brand or an untracked competitor).")
+	sample := s.component("MentionSample", object(p, "id", "aiResponseId", "trackedQueryId", "detectedAt",
+		"mentionText", "engine", "country", "queryText", "sentiment", "mentionType", "mentionPosition",
+		"competitorId", "mentionRelation", "brandName"))
 	return s.component("MentionSamples", object(props{
 		"samples": arrayOf(sample),
 		"total":   described(integerSchema().WithMin(0), "Samples matching the filters, not the page size."),
@@ -235,11 +223,7 @@ type competitorSentiment struct {
 }
 
 func (s *server) handleSentiment(r *request) (any, error) {
-	p, scope, err := s.projectAnalyticsScope(r, ungroupedNarrowsAlone)
-	if err != nil {
-		return nil, err
-	}
-	competitors, err := oltp.CompetitorNames(r.Context(), s.pool, p.ID)
+	_, scope, competitors, err := s.analyticsCompetitors(r, ungroupedNarrowsAlone)
 	if err != nil {
 		return nil, err
 	}

@@ -25,11 +25,7 @@ type metricsResponse struct {
 }
 
 func (s *server) handleMetrics(r *request) (any, error) {
-	p, scope, err := s.projectAnalyticsScope(r, ungroupedWidens)
-	if err != nil {
-		return nil, err
-	}
-	names, err := oltp.CompetitorNames(r.Context(), s.pool, p.ID)
+	p, scope, names, err := s.analyticsCompetitors(r, ungroupedWidens)
 	if err != nil {
 		return nil, err
 	}
@@ -56,10 +52,7 @@ func (s *server) handleClusterMetrics(r *request) (any, error) {
 	}
 	q := r.query
 	ungrouped := q.string("includeUngroupedQueries") == "true"
-	filter := oltp.ClusterMembersFilter{ProjectID: p.ID, Countries: scope.Countries}
-	for _, e := range scope.Engines {
-		filter.Engines = append(filter.Engines, string(e))
-	}
+	filter := oltp.ClusterMembersFilter{ProjectID: p.ID, Engines: engineNames(scope.Engines), Countries: scope.Countries}
 	switch {
 	case q.has("queryClusterIds"):
 		filter.ClusterIDs = uuidsOf(q.strings("queryClusterIds"))

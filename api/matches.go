@@ -27,15 +27,14 @@ var matchListingErrors = map[int]string{
 	404: "organization_not_found: no accessible project, or no tracked query of it, has the id (another project's query included).",
 }
 
-func (s *server) mentionMatchSchema() *openapi3.Schema {
-	return s.component("MentionMatch", object(props{
-		"id":           uuidSchema(),
+// mentionProps are the fields of a stored mention that a mention match and
+// a mention sample (GET /mentions) both carry.
+func mentionProps() props {
+	return props{
 		"aiResponseId": described(uuidSchema(), "The AI answer naming the brand (an ai-responses id)."),
 		"detectedAt":   described(timeSchema(), "When the answer was captured."),
 		"engine":       enumOf(aiEngines()...),
 		"brandName":    described(stringSchema(), "The brand as the answer first writes it."),
-		"competitorId": described(nullable(uuidSchema()),
-			"The tracked competitor named; null for the own brand and for untracked competitors."),
 		"mentionRelation": described(nullable(enumOf(string(sightline.RelationOwn),
 			string(sightline.RelationTrackedCompetitor), string(sightline.RelationUntrackedCompetitor))),
 			"Whose brand it is; the contract reserves null for rows predating the field, which this service never "+
@@ -44,10 +43,18 @@ func (s *server) mentionMatchSchema() *openapi3.Schema {
 			"1-based rank of the brand among every brand the answer names, by first appearance."),
 		"mentionType": enumFrom(sightline.MentionTypes),
 		"sentiment":   enumFrom(sightline.Tones),
-		"qualifier":   enumFrom(sightline.Qualifiers),
 		"mentionText": described(stringSchema(), "The sentence of the first mention."),
-	}, "id", "aiResponseId", "detectedAt", "engine", "brandName", "competitorId", "mentionRelation",
-		"mentionPosition", "mentionType", "sentiment", "qualifier", "mentionText"))
+	}
+}
+
+func (s *server) mentionMatchSchema() *openapi3.Schema {
+	p := mentionProps()
+	p["id"] = uuidSchema()
+	p["competitorId"] = described(nullable(uuidSchema()),
+		"The tracked competitor named; null for the own brand and for untracked competitors.")
+	p["qualifier"] = enumFrom(sightline.Qualifiers)
+	return s.component("MentionMatch", object(p, "id", "aiResponseId", "detectedAt", "engine", "brandName",
+		"competitorId", "mentionRelation", "mentionPosition", "mentionType", "sentiment", "qualifier", "mentionText"))
 }
 
 func (s *server) serpMatchSchema() *openapi3.Schema {
