@@ -39,10 +39,6 @@ func (s *server) handleListOrganizations(r *request) (any, error) {
 	return listing[oltp.Organization]{Page: page, Total: total, Limit: limit, Offset: offset}, nil
 }
 
-func (s *server) handleGetOrganization(r *request) (any, error) {
-	return oltp.GetOrganization(r.Context(), s.pool, r.organizationID)
-}
-
 func (s *server) organizationSchema() *openapi3.Schema {
 	return s.component("Organization", object(props{
 		"id":           uuidSchema(),
@@ -70,6 +66,6 @@ func (s *server) organizationRoutes(organizations routeGroup) {
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}", id: "getOrganization",
 		summary:  "One organization",
 		response: s.organizationSchema(),
-		read:     s.handleGetOrganization,
+		read:     organizationRead(s, oltp.GetOrganization),
 	})
 }

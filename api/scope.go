@@ -18,6 +18,14 @@ const projectBase = "/api/v1/organizations/{organizationId}/projects/{projectId}
 // projectNotFound is the 404 of an operation on a project.
 const projectNotFound = "organization_not_found: no accessible project has the id."
 
+// organizationRead serves the read of a record of the path's organization
+// that get loads.
+func organizationRead[T any](s *server, get func(ctx context.Context, db oltp.DBTX, organizationID uuid.UUID) (T, error)) readFunc {
+	return func(r *request) (any, error) {
+		return get(r.Context(), s.pool, r.organizationID)
+	}
+}
+
 // projectForRead loads the path's project for a read; a malformed id
 // answers 404 like an unknown one.
 func (s *server) projectForRead(r *request) (*oltp.ProjectScope, error) {
