@@ -215,14 +215,8 @@ func (s *server) searchSnapshotSchema() *openapi3.Schema {
 		"ratingVotes": described(nullable(integerSchema().WithMin(0)), "Reviews behind the rating; often null."),
 		"unresolved":  described(boolSchema(), "True when the URL is still a redirector whose destination is unknown."),
 	}, "rank", "url", "domain", "title", "snippet", "rating", "ratingVotes", "unresolved")
-	return s.component("SearchSnapshot", object(props{
-		"id":             described(uuidSchema(), "The snapshot id (snapshotId of serp matches)."),
-		"trackedQueryId": uuidSchema(),
-		"queryText":      stringSchema(),
-		"country":        described(stringSchema().WithMinLength(2).WithMaxLength(2), "ISO 3166-1 alpha-2."),
-		"capturedAt":     timeSchema(),
-		"results":        described(arrayOf(result), "Organic results in rank order; empty for a page without any."),
-	}, "id", "trackedQueryId", "queryText", "country", "capturedAt", "results"))
+	return s.snapshotSchema("SearchSnapshot", described(uuidSchema(), "The snapshot id (snapshotId of serp matches)."),
+		"results", described(arrayOf(result), "Organic results in rank order; empty for a page without any."))
 }
 
 func (s *server) shoppingSnapshotSchema() *openapi3.Schema {
@@ -236,14 +230,22 @@ func (s *server) shoppingSnapshotSchema() *openapi3.Schema {
 		"domain":    described(nullable(stringSchema()), "Merchant host without www.; null without a merchant URL."),
 		"url":       described(nullable(stringSchema()), "null when the offer has none."),
 	}, "rank", "title", "price", "currency", "productId", "merchant", "domain", "url")
-	return s.component("ShoppingSnapshot", object(props{
-		"id":             uuidSchema(),
+	return s.snapshotSchema("ShoppingSnapshot", uuidSchema(),
+		"offers", described(arrayOf(offer), "Offers in rank order; empty for a page without any."))
+}
+
+// snapshotSchema registers under name the schema of a captured page: its
+// id, its tracked query, country and capture time, and what the page
+// listed, under the field list.
+func (s *server) snapshotSchema(name string, id *openapi3.Schema, list string, listed *openapi3.Schema) *openapi3.Schema {
+	return s.component(name, object(props{
+		"id":             id,
 		"trackedQueryId": uuidSchema(),
 		"queryText":      stringSchema(),
 		"country":        described(stringSchema().WithMinLength(2).WithMaxLength(2), "ISO 3166-1 alpha-2."),
 		"capturedAt":     timeSchema(),
-		"offers":         described(arrayOf(offer), "Offers in rank order; empty for a page without any."),
-	}, "id", "trackedQueryId", "queryText", "country", "capturedAt", "offers"))
+		list:             listed,
+	}, "id", "trackedQueryId", "queryText", "country", "capturedAt", list))
 }
 
 // Handlers.

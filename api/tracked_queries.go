@@ -905,8 +905,7 @@ func (s *server) trackedQueryRoutes(tracked routeGroup) {
 		writeFunc: s.trackedBulkMembershipWrite(false),
 	})
 	tracked.handle(route{
-		method: http.MethodGet, pattern: projectBase + "/coverage",
-		id:      "getTrackedQueryCoverage",
+		method: http.MethodGet, pattern: projectBase + "/coverage", id: "getTrackedQueryCoverage",
 		summary: "How well the project's check schedule keeps up",
 		description: "Reads the write model. overdue: active queries whose last completed check is older than their " +
 			"frequency's interval (daily 1 day, weekly 7 days, monthly 30 days); neverChecked: active queries never checked, " +
