@@ -42,21 +42,31 @@ func (s *server) enqueueChecks(ctx context.Context, tx pgx.Tx, runs []uuid.UUID)
 	return nil
 }
 
+// checkProject locks the path's project for a write, lets create make its
+// checks and enqueues the jobs of the runs create made, all in tx; it
+// returns create's outcomes.
+func (s *server) checkProject(r *request, tx pgx.Tx,
+	create func(ctx context.Context, projectID uuid.UUID) ([]oltp.CheckOutcome, []uuid.UUID, error)) ([]oltp.CheckOutcome, error) {
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return nil, err
+	}
+	outcomes, runs, err := create(r.Context(), p.ID)
+	if err != nil {
+		return nil, err
+	}
+	return outcomes, s.enqueueChecks(r.Context(), tx, runs)
+}
+
 func (s *server) handleCheckTrackedQueries(r *request, tx pgx.Tx) (int, any, error) {
 	items, valid, err := decodeTrackedIDs(r)
 	if err != nil {
 		return 0, nil, err
 	}
-	ctx := r.Context()
-	p, err := s.projectForWrite(r, tx)
+	outcomes, err := s.checkProject(r, tx, func(ctx context.Context, projectID uuid.UUID) ([]oltp.CheckOutcome, []uuid.UUID, error) {
+		return oltp.RequestChecks(ctx, tx, r.organizationID, projectID, valid)
+	})
 	if err != nil {
-		return 0, nil, err
-	}
-	outcomes, created, err := oltp.RequestChecks(ctx, tx, r.organizationID, p.ID, valid)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := s.enqueueChecks(ctx, tx, created); err != nil {
 		return 0, nil, err
 	}
 	byID := make(map[uuid.UUID]oltp.CheckOutcome, len(outcomes))
@@ -94,16 +104,10 @@ func checkAllSchema() *openapi3.Schema {
 }
 
 func (s *server) handleCheckAllTrackedQueries(r *request, tx pgx.Tx) (int, any, error) {
-	ctx := r.Context()
-	p, err := s.projectForWrite(r, tx)
+	submitted, err := s.checkProject(r, tx, func(ctx context.Context, projectID uuid.UUID) ([]oltp.CheckOutcome, []uuid.UUID, error) {
+		return oltp.CheckAll(ctx, tx, r.organizationID, projectID, maxCheckAll)
+	})
 	if err != nil {
-		return 0, nil, err
-	}
-	submitted, created, err := oltp.CheckAll(ctx, tx, r.organizationID, p.ID, maxCheckAll)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := s.enqueueChecks(ctx, tx, created); err != nil {
 		return 0, nil, err
 	}
 	answer := checkAllAnswer{Submitted: len(submitted), Queries: make([]checkAllQuery, len(submitted))}
