@@ -41,10 +41,7 @@ func (s *server) handleCreateCluster(r *request, tx pgx.Tx) (int, any, error) {
 		return 0, nil, err
 	}
 	c, err := oltp.CreateCluster(r.Context(), tx, p.ID, in.Name)
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusCreated, c, nil
+	return http.StatusCreated, c, err
 }
 
 func (s *server) handleRenameCluster(r *request, tx pgx.Tx) (int, any, error) {

@@ -49,10 +49,7 @@ func (s *server) handleCreateCompetitor(r *request, tx pgx.Tx) (int, any, error)
 		return 0, nil, sightline.Errorf(sightline.CodeBrandProfileNotFound, "The project has no brand profile; competitors belong to it.")
 	}
 	c, err := oltp.CreateCompetitor(r.Context(), tx, p.ID, in.competitor())
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusCreated, c, nil
+	return http.StatusCreated, c, err
 }
 
 func (s *server) handleReplaceCompetitor(r *request, tx pgx.Tx) (int, any, error) {
