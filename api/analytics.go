@@ -23,15 +23,12 @@ import (
 // the readers and their SQL live in olap.
 
 // analyticsRoutes registers every analytics operation.
-func (s *server) analyticsRoutes() {
-	s.metricsRoutes()
-	s.timeseriesRoutes()
-	s.queryAnalyticsRoutes()
-	s.mentionsRoutes()
+func (s *server) analyticsRoutes(analytics routeGroup) {
+	s.metricsRoutes(analytics)
+	s.timeseriesRoutes(analytics)
+	s.queryAnalyticsRoutes(analytics)
+	s.mentionsRoutes(analytics)
 }
-
-// analyticsBase is the path of a project's analytics operations.
-const analyticsBase = "/api/v1/organizations/{organizationId}/projects/{projectId}"
 
 // analyticsErrors are an analytics read's refusals: badRequest for 400,
 // and a project the key cannot see for 404.
@@ -120,6 +117,21 @@ func (s *server) projectAnalyticsScope(r *request, meaning ungroupedMeaning) (*o
 	}
 	scope, err := s.analyticsScope(r, p, meaning)
 	return p, scope, err
+}
+
+// analyticsCompetitors reads the path's project and its analytics scope
+// as projectAnalyticsScope does, and the project's current competitors by
+// name.
+func (s *server) analyticsCompetitors(r *request, meaning ungroupedMeaning) (*oltp.ProjectScope, olap.Scope, []oltp.CompetitorName, error) {
+	p, scope, err := s.projectAnalyticsScope(r, meaning)
+	if err != nil {
+		return nil, olap.Scope{}, nil, err
+	}
+	competitors, err := oltp.CompetitorNames(r.Context(), s.pool, p.ID)
+	if err != nil {
+		return nil, olap.Scope{}, nil, err
+	}
+	return p, scope, competitors, nil
 }
 
 // analyticsScope reads the window and whichever filters the operation

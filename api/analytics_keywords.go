@@ -17,9 +17,8 @@ import (
 
 func (s *server) keywordListingsRoute() route {
 	return route{
-		method: http.MethodGet, pattern: analyticsBase + "/keyword-listings", id: "listKeywordListings", tag: "analytics",
+		method: http.MethodGet, pattern: projectBase + "/keyword-listings", id: "listKeywordListings",
 		summary: "Keywords with the own brand's figures over their variants",
-		role:    sightline.RoleViewer,
 		description: "One row per distinct keyword (normalised query text) having a tracked query (variant: one per " +
 			"engine and country) that matches every filter; variantIds lists those variants (by id, that is creation " +
 			"order), and only they count in the row. statusSummary: active or paused when every variant is, else mixed. " +

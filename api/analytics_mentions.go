@@ -80,29 +80,17 @@ func mentionSampleParams() []*openapi3.Parameter {
 }
 
 func (s *server) mentionSamplesSchema() *openapi3.Schema {
-	sample := s.component("MentionSample", object(props{
-		"id":             described(uuidSchema(), "The mention match id."),
-		"aiResponseId":   described(uuidSchema(), "The AI answer naming the brand (an ai-responses id)."),
-		"trackedQueryId": uuidSchema(),
-		"detectedAt":     described(timeSchema(), "When the answer was captured."),
-		"mentionText":    described(stringSchema(), "The sentence of the first mention."),
-		"engine":         enumOf(aiEngines()...),
-		"country": described(nullable(stringSchema().WithMinLength(2).WithMaxLength(2)),
-			"ISO 3166-1 alpha-2 country the query was asked from; null when the tracked query was deleted."),
-		"queryText":   described(stringSchema(), "The tracked query's text; \"\" when it was deleted."),
-		"sentiment":   enumFrom(sightline.Tones),
-		"mentionType": enumFrom(sightline.MentionTypes),
-		"mentionPosition": described(integerSchema().WithMin(1),
-			"1-based rank of the brand among every brand the answer names, by first appearance."),
-		"competitorId": described(nullable(uuidSchema()),
-			"The tracked competitor named; null when none is stored (the own brand or an untracked competitor)."),
-		"mentionRelation": described(nullable(enumOf(string(sightline.RelationOwn),
-			string(sightline.RelationTrackedCompetitor), string(sightline.RelationUntrackedCompetitor))),
-			"Whose brand it is; the contract reserves null for rows predating the field, which this service never "+
-				"stores."),
-		"brandName": described(stringSchema(), "The brand as the answer first writes it."),
-	}, "id", "aiResponseId", "trackedQueryId", "detectedAt", "mentionText", "engine", "country", "queryText",
-		"sentiment", "mentionType", "mentionPosition", "competitorId", "mentionRelation", "brandName"))
+	p := mentionProps()
+	p["id"] = described(uuidSchema(), "The mention match id.")
+	p["trackedQueryId"] = uuidSchema()
+	p["country"] = described(nullable(stringSchema().WithMinLength(2).WithMaxLength(2)),
+		"ISO 3166-1 alpha-2 country the query was asked from; null when the tracked query was deleted.")
+	p["queryText"] = described(stringSchema(), "The tracked query's text; \"\" when it was deleted.")
+	p["competitorId"] = described(nullable(uuidSchema()),
+		"The tracked competitor named; null when none is stored (the own brand or an untracked competitor).")
+	sample := s.component("MentionSample", object(p, "id", "aiResponseId", "trackedQueryId", "detectedAt",
+		"mentionText", "engine", "country", "queryText", "sentiment", "mentionType", "mentionPosition",
+		"competitorId", "mentionRelation", "brandName"))
 	return s.component("MentionSamples", object(props{
 		"samples": arrayOf(sample),
 		"total":   described(integerSchema().WithMin(0), "Samples matching the filters, not the page size."),
@@ -235,11 +223,7 @@ type competitorSentiment struct {
 }
 
 func (s *server) handleSentiment(r *request) (any, error) {
-	p, scope, err := s.projectAnalyticsScope(r, ungroupedNarrowsAlone)
-	if err != nil {
-		return nil, err
-	}
-	competitors, err := oltp.CompetitorNames(r.Context(), s.pool, p.ID)
+	_, scope, competitors, err := s.analyticsCompetitors(r, ungroupedNarrowsAlone)
 	if err != nil {
 		return nil, err
 	}
@@ -264,10 +248,10 @@ func competitorNameIDs(competitors []oltp.CompetitorName) []uuid.UUID {
 }
 
 // mentionsRoutes registers the family's operations.
-func (s *server) mentionsRoutes() {
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/mentions", id: "listMentionSamples", tag: "analytics",
-		summary: "Mention samples: single mentions of brands in AI answers", role: sightline.RoleViewer,
+func (s *server) mentionsRoutes(analytics routeGroup) {
+	analytics.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/mentions", id: "listMentionSamples",
+		summary: "Mention samples: single mentions of brands in AI answers",
 		description: "Stored mention matches of every tracked query in the window, as classified when captured. Without " +
 			"competitorId only rows with no stored competitor id are listed: the own brand's and untracked competitors' " +
 			"(mentionRelation tells them apart); with it, only that tracked competitor's. total counts every row matching " +
@@ -282,9 +266,9 @@ func (s *server) mentionsRoutes() {
 			"limit out_of_range above 100."),
 		read: s.handleMentionSamples,
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/mentions/mix", id: "getMentionMix", tag: "analytics",
-		summary: "How AI answers name the own brand: by mention type, tone and qualifier", role: sightline.RoleViewer,
+	analytics.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/mentions/mix", id: "getMentionMix",
+		summary: "How AI answers name the own brand: by mention type, tone and qualifier",
 		description: "Counts of the own brand's mentions in the window (one per AI answer naming it), never a " +
 			"competitor's. Every bucket is present, 0 when empty; byType, byTone and byQualifier each sum to total.",
 		query:    append(analyticsWindowParams(), analyticsEnginesParam(), analyticsCountriesParam()),
@@ -292,10 +276,9 @@ func (s *server) mentionsRoutes() {
 		errors:   analyticsErrors(analyticsWindowErrors),
 		read:     s.handleMentionMix,
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/sentiment", id: "getSentiment", tag: "analytics",
+	analytics.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/sentiment", id: "getSentiment",
 		summary: "Tone of the mentions of the own brand per AI engine and of each tracked competitor",
-		role:    sightline.RoleViewer,
 		description: "perEngine: the own brand on every AI engine in scope (every AI engine without an engines filter; " +
 			"google_serp and google_shopping have no rows), with or without mentions. perCompetitor: every current " +
 			"tracked competitor, ordered by name. positivityIndex is 100 x (positive + 0.5 x neutral) / mentionCount, " +
@@ -305,9 +288,9 @@ func (s *server) mentionsRoutes() {
 		errors:   analyticsErrors(analyticsWindowErrors),
 		read:     s.handleSentiment,
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/cited-sources", id: "listCitedSources", tag: "analytics",
-		summary: "Domains or pages AI answers cite, most cited first", role: sightline.RoleViewer,
+	analytics.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/cited-sources", id: "listCitedSources",
+		summary: "Domains or pages AI answers cite, most cited first",
 		description: "Every cited source, whoever owns it. Citations still behind an engine redirect (unresolved) are " +
 			"left out. Ordered by citationCount (most first), then domain (groupBy domain) or URL (groupBy page); total " +
 			"counts every domain or page. engines google_serp and google_shopping are accepted and match nothing.",
@@ -316,10 +299,9 @@ func (s *server) mentionsRoutes() {
 		errors:   analyticsErrors(analyticsWindowErrors + " groupBy invalid_value; limit out_of_range above 100."),
 		read:     s.handleCitedSources,
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/competitors/co-occurrence", id: "getCompetitorCoOccurrence",
-		tag: "analytics", summary: "The own brand head to head with each tracked competitor in answers naming both",
-		role: sightline.RoleViewer,
+	analytics.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/competitors/co-occurrence", id: "getCompetitorCoOccurrence",
+		summary: "The own brand head to head with each tracked competitor in answers naming both",
 		description: "One row per current tracked competitor (ordered by name), or only competitorId's. Counts are over " +
 			"the AI answers naming both brands: brandWins name the own brand first, competitorWins the competitor, " +
 			"ties give both the same position. winRate = 100 x brandWins / sharedResponseCount; averages are over the " +
@@ -331,10 +313,9 @@ func (s *server) mentionsRoutes() {
 			"competitor of the project."),
 		read: s.handleCoOccurrence,
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/available-filters", id: "getAvailableFilters",
-		tag: "analytics", summary: "The engines, countries and clusters a project's analytics can be filtered by",
-		role: sightline.RoleViewer,
+	analytics.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/available-filters", id: "getAvailableFilters",
+		summary: "The engines, countries and clusters a project's analytics can be filtered by",
 		description: "engines and countries are those the project's tracked queries (active and paused) use; clusters " +
 			"are the project's, by name. Competitor ids are not included (the project read lists them). Takes no " +
 			"parameters.",

@@ -25,11 +25,7 @@ type metricsResponse struct {
 }
 
 func (s *server) handleMetrics(r *request) (any, error) {
-	p, scope, err := s.projectAnalyticsScope(r, ungroupedWidens)
-	if err != nil {
-		return nil, err
-	}
-	names, err := oltp.CompetitorNames(r.Context(), s.pool, p.ID)
+	p, scope, names, err := s.analyticsCompetitors(r, ungroupedWidens)
 	if err != nil {
 		return nil, err
 	}
@@ -56,10 +52,7 @@ func (s *server) handleClusterMetrics(r *request) (any, error) {
 	}
 	q := r.query
 	ungrouped := q.string("includeUngroupedQueries") == "true"
-	filter := oltp.ClusterMembersFilter{ProjectID: p.ID, Countries: scope.Countries}
-	for _, e := range scope.Engines {
-		filter.Engines = append(filter.Engines, string(e))
-	}
+	filter := oltp.ClusterMembersFilter{ProjectID: p.ID, Engines: engineNames(scope.Engines), Countries: scope.Countries}
 	switch {
 	case q.has("queryClusterIds"):
 		filter.ClusterIDs = uuidsOf(q.strings("queryClusterIds"))
@@ -259,10 +252,10 @@ func metricsKeys(p props) []string {
 
 // metricsRoutes registers the headline metrics, the overview and the
 // glossary.
-func (s *server) metricsRoutes() {
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/metrics", id: "getProjectMetrics", tag: "analytics",
-		summary: "Headline metrics of the own brand and every tracked competitor over a window", role: sightline.RoleViewer,
+func (s *server) metricsRoutes(analytics routeGroup) {
+	analytics.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/metrics", id: "getProjectMetrics",
+		summary: "Headline metrics of the own brand and every tracked competitor over a window",
 		description: "Figures of the own brand over dateFrom..dateTo (whole UTC days), summed from the daily rollups of " +
 			"completed passes: a failed pass is never stored, so it never counts as \"not mentioned\". Rates and " +
 			"positions are null, never zero, when no completed capture stands behind them; counters are 0. Every rate, " +
@@ -276,9 +269,9 @@ func (s *server) metricsRoutes() {
 		errors:   analyticsErrors(analyticsWindowErrors),
 		read:     s.handleMetrics,
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/metrics/clusters", id: "getClusterMetrics", tag: "analytics",
-		summary: "The own brand's metrics per keyword cluster over a window", role: sightline.RoleViewer,
+	analytics.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/metrics/clusters", id: "getClusterMetrics",
+		summary: "The own brand's metrics per keyword cluster over a window",
 		description: "One row per cluster, from the tracked queries that belong to it today (for every date of the " +
 			"window), narrowed by engines and countries; a query in several clusters counts in each. Without " +
 			"queryClusterIds: every cluster of the project. With queryClusterIds: those clusters (a cluster deleted " +
@@ -292,9 +285,9 @@ func (s *server) metricsRoutes() {
 		errors:   analyticsErrors(analyticsWindowErrors),
 		read:     s.handleClusterMetrics,
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/metrics/share-of-voice-formula", id: "getShareOfVoiceFormula",
-		tag: "analytics", summary: "The constants share of voice is computed with", role: sightline.RoleViewer,
+	analytics.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/metrics/share-of-voice-formula", id: "getShareOfVoiceFormula",
+		summary: "The constants share of voice is computed with",
 		description: "A mention is worth mentionTypeWeights[type] x sentimentMultipliers[tone] x (conditionalMultiplier " +
 			"when the mention is hedged, else directMultiplier); a brand's share of voice is its summed worth over the " +
 			"summed worth of every brand named in the window, x 100. Takes no parameters.",
@@ -302,10 +295,9 @@ func (s *server) metricsRoutes() {
 		errors:   map[int]string{404: analyticsProjectNotFound},
 		read:     s.handleShareOfVoiceFormula,
 	})
-	s.handle(route{
+	analytics.handle(route{
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/overview", id: "getOrganizationOverview",
-		tag: "analytics", summary: "The own brand's headline metrics per active project and for the organization",
-		role: sightline.RoleViewer,
+		summary: "The own brand's headline metrics per active project and for the organization",
 		description: "One row per active project (archived projects, and every project of an archived organization, " +
 			"are left out) over the last 30 full UTC days (yesterday and the 29 days before: windowFrom..windowTo), " +
 			"ordered by shareOfVoice (greatest first, null last), then name. trendShareOfVoice is current minus " +

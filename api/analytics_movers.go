@@ -16,9 +16,9 @@ import (
 // long one before it and sign every trend so that positive means improved.
 
 // queryAnalyticsRoutes registers GET /metrics/movers and GET /keyword-listings.
-func (s *server) queryAnalyticsRoutes() {
-	s.handle(s.moversRoute())
-	s.handle(s.keywordListingsRoute())
+func (s *server) queryAnalyticsRoutes(analytics routeGroup) {
+	analytics.handle(s.moversRoute())
+	analytics.handle(s.keywordListingsRoute())
 }
 
 // moversSignificance documents the significant flag.
@@ -32,9 +32,8 @@ const moversSignificance = "significant says whether the change of the sortBy fi
 
 func (s *server) moversRoute() route {
 	return route{
-		method: http.MethodGet, pattern: analyticsBase + "/metrics/movers", id: "getMetricsMovers", tag: "analytics",
+		method: http.MethodGet, pattern: projectBase + "/metrics/movers", id: "getMetricsMovers",
 		summary: "Tracked queries whose figures gained or lost most against the previous window",
-		role:    sightline.RoleViewer,
 		description: "One row per current tracked query (within engines and countries) with at least one completed " +
 			"capture in the window or in the equally long window just before it (the previous window). A row's figures " +
 			"cover the window: average SERP, shopping, mention and link positions (lower is better) and the own brand's " +

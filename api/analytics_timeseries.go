@@ -188,11 +188,10 @@ func (s *server) timeseries(r *request, p *oltp.ProjectScope, q olap.TimeseriesQ
 }
 
 // timeseriesRoutes registers both time-series operations.
-func (s *server) timeseriesRoutes() {
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/timeseries", id: "getProjectTimeseries", tag: "analytics",
+func (s *server) timeseriesRoutes(analytics routeGroup) {
+	analytics.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/timeseries", id: "getProjectTimeseries",
 		summary: "The project's figures per day, week or month, with competitors side by side",
-		role:    sightline.RoleViewer,
 		description: "One point per bucket of the window, data or not: each UTC day (daily), each ISO week starting " +
 			"Monday (weekly) or each calendar month (monthly), the first bucket starting on dateFrom. Positions are " +
 			"means over the passes that have one; mentionRate and serpRate divide by the own brand's completed AI " +
@@ -205,15 +204,14 @@ func (s *server) timeseriesRoutes() {
 		errors: map[int]string{
 			400: analyticsWindowErrors + " granularity invalid_value; competitorIds invalid_uuid, or invalid_value " +
 				"when not a current competitor of the project.",
-			404: "organization_not_found: no accessible project has the id.",
+			404: projectNotFound,
 		},
 		read: s.handleProjectTimeseries,
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: analyticsBase + "/tracked-queries/{trackedQueryId}/timeseries",
-		id: "getTrackedQueryTimeseries", tag: "analytics",
+	analytics.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/tracked-queries/{trackedQueryId}/timeseries",
+		id:      "getTrackedQueryTimeseries",
 		summary: "One tracked query's figures per day, week or month, with competitors side by side",
-		role:    sightline.RoleViewer,
 		description: "As the project's time series, over one tracked query's captures; there is no engine, country " +
 			"or cluster filter (those parameters are refused). shareOfVoice 0 means measured and never mentioned " +
 			"(AI answers were captured in the bucket and did not name the brand; when they named no brand at all its " +

@@ -215,14 +215,8 @@ func (s *server) searchSnapshotSchema() *openapi3.Schema {
 		"ratingVotes": described(nullable(integerSchema().WithMin(0)), "Reviews behind the rating; often null."),
 		"unresolved":  described(boolSchema(), "True when the URL is still a redirector whose destination is unknown."),
 	}, "rank", "url", "domain", "title", "snippet", "rating", "ratingVotes", "unresolved")
-	return s.component("SearchSnapshot", object(props{
-		"id":             described(uuidSchema(), "The snapshot id (snapshotId of serp matches)."),
-		"trackedQueryId": uuidSchema(),
-		"queryText":      stringSchema(),
-		"country":        described(stringSchema().WithMinLength(2).WithMaxLength(2), "ISO 3166-1 alpha-2."),
-		"capturedAt":     timeSchema(),
-		"results":        described(arrayOf(result), "Organic results in rank order; empty for a page without any."),
-	}, "id", "trackedQueryId", "queryText", "country", "capturedAt", "results"))
+	return s.snapshotSchema("SearchSnapshot", described(uuidSchema(), "The snapshot id (snapshotId of serp matches)."),
+		"results", described(arrayOf(result), "Organic results in rank order; empty for a page without any."))
 }
 
 func (s *server) shoppingSnapshotSchema() *openapi3.Schema {
@@ -236,14 +230,22 @@ func (s *server) shoppingSnapshotSchema() *openapi3.Schema {
 		"domain":    described(nullable(stringSchema()), "Merchant host without www.; null without a merchant URL."),
 		"url":       described(nullable(stringSchema()), "null when the offer has none."),
 	}, "rank", "title", "price", "currency", "productId", "merchant", "domain", "url")
-	return s.component("ShoppingSnapshot", object(props{
-		"id":             uuidSchema(),
+	return s.snapshotSchema("ShoppingSnapshot", uuidSchema(),
+		"offers", described(arrayOf(offer), "Offers in rank order; empty for a page without any."))
+}
+
+// snapshotSchema registers under name the schema of a captured page: its
+// id, its tracked query, country and capture time, and what the page
+// listed, under the field list.
+func (s *server) snapshotSchema(name string, id *openapi3.Schema, list string, listed *openapi3.Schema) *openapi3.Schema {
+	return s.component(name, object(props{
+		"id":             id,
 		"trackedQueryId": uuidSchema(),
 		"queryText":      stringSchema(),
 		"country":        described(stringSchema().WithMinLength(2).WithMaxLength(2), "ISO 3166-1 alpha-2."),
 		"capturedAt":     timeSchema(),
-		"offers":         described(arrayOf(offer), "Offers in rank order; empty for a page without any."),
-	}, "id", "trackedQueryId", "queryText", "country", "capturedAt", "offers"))
+		list:             listed,
+	}, "id", "trackedQueryId", "queryText", "country", "capturedAt", list))
 }
 
 // Handlers.
@@ -253,7 +255,7 @@ var captureListingErrors = map[int]string{
 	400: "dateFrom out_of_range: before the retention floor (16 months back) or after dateTo; dateTo out_of_range: " +
 		"before dateFrom; dateFrom or dateTo invalid_value: not a YYYY-MM-DD date; trackedQueryId invalid_value: not a " +
 		"tracked query of this project.",
-	404: "organization_not_found: no accessible project has the id.",
+	404: projectNotFound,
 }
 
 // captureListing serves a capture listing: read reads one page of the
@@ -293,11 +295,10 @@ func pagedCaptures[T any](s *server, what string, filter func(*request) (f olap.
 }
 
 // captureRoutes lists the captured answers and pages (spec 4.4).
-func (s *server) captureRoutes() {
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/ai-responses",
-		id: "listAIResponses", tag: "captures", summary: "Captured AI answers with their cited sources",
-		role: sightline.RoleViewer,
+func (s *server) captureRoutes(captures routeGroup) {
+	captures.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/ai-responses",
+		id: "listAIResponses", summary: "Captured AI answers with their cited sources",
 		description: "One row per pass of a check on an AI engine; the passes of one run share trackedQueryId and " +
 			"capturedAt and are listed together in pass order. Newest first. dateFrom is widened to 00:00:00.000 UTC and " +
 			"dateTo to 23:59:59.999 UTC; dateFrom defaults to the retention floor (16 months back) and dateTo to today. " +
@@ -308,10 +309,9 @@ func (s *server) captureRoutes() {
 		errors:   captureListingErrors,
 		read:     captureListing(s, false, CaptureReader.AIAnswers),
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/search-snapshots",
-		id: "listSearchSnapshots", tag: "captures", summary: "Captured search pages with their organic results",
-		role: sightline.RoleViewer,
+	captures.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/search-snapshots",
+		id: "listSearchSnapshots", summary: "Captured search pages with their organic results",
 		description: "One snapshot per completed google_serp check, with every organic result in rank order (empty when " +
 			"the page had none). Ordered by capturedAt, ties by id in the same direction; sortOrder desc (default) is " +
 			"newest first. Whole UTC days; dateFrom defaults to the retention floor (16 months back) and dateTo to today. " +
@@ -321,10 +321,9 @@ func (s *server) captureRoutes() {
 		errors:   captureListingErrors,
 		read:     captureListing(s, true, CaptureReader.SearchSnapshots),
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/shopping-snapshots",
-		id: "listShoppingSnapshots", tag: "captures", summary: "Captured shopping pages with their offers",
-		role: sightline.RoleViewer,
+	captures.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/shopping-snapshots",
+		id: "listShoppingSnapshots", summary: "Captured shopping pages with their offers",
 		description: "One snapshot per completed google_shopping check, with every offer in rank order (empty when the " +
 			"page had none); offers of one snapshot may carry different currencies. Ordered by capturedAt, ties by id in " +
 			"the same direction; sortOrder desc (default) is newest first. Whole UTC days; dateFrom defaults to the " +

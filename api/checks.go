@@ -42,21 +42,31 @@ func (s *server) enqueueChecks(ctx context.Context, tx pgx.Tx, runs []uuid.UUID)
 	return nil
 }
 
+// checkProject locks the path's project for a write, lets create make its
+// checks and enqueues the jobs of the runs create made, all in tx; it
+// returns create's outcomes.
+func (s *server) checkProject(r *request, tx pgx.Tx,
+	create func(ctx context.Context, projectID uuid.UUID) ([]oltp.CheckOutcome, []uuid.UUID, error)) ([]oltp.CheckOutcome, error) {
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return nil, err
+	}
+	outcomes, runs, err := create(r.Context(), p.ID)
+	if err != nil {
+		return nil, err
+	}
+	return outcomes, s.enqueueChecks(r.Context(), tx, runs)
+}
+
 func (s *server) handleCheckTrackedQueries(r *request, tx pgx.Tx) (int, any, error) {
 	items, valid, err := decodeTrackedIDs(r)
 	if err != nil {
 		return 0, nil, err
 	}
-	ctx := r.Context()
-	p, err := s.projectForWrite(r, tx)
+	outcomes, err := s.checkProject(r, tx, func(ctx context.Context, projectID uuid.UUID) ([]oltp.CheckOutcome, []uuid.UUID, error) {
+		return oltp.RequestChecks(ctx, tx, r.organizationID, projectID, valid)
+	})
 	if err != nil {
-		return 0, nil, err
-	}
-	outcomes, created, err := oltp.RequestChecks(ctx, tx, r.organizationID, p.ID, valid)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := s.enqueueChecks(ctx, tx, created); err != nil {
 		return 0, nil, err
 	}
 	byID := make(map[uuid.UUID]oltp.CheckOutcome, len(outcomes))
@@ -94,16 +104,10 @@ func checkAllSchema() *openapi3.Schema {
 }
 
 func (s *server) handleCheckAllTrackedQueries(r *request, tx pgx.Tx) (int, any, error) {
-	ctx := r.Context()
-	p, err := s.projectForWrite(r, tx)
+	submitted, err := s.checkProject(r, tx, func(ctx context.Context, projectID uuid.UUID) ([]oltp.CheckOutcome, []uuid.UUID, error) {
+		return oltp.CheckAll(ctx, tx, r.organizationID, projectID, maxCheckAll)
+	})
 	if err != nil {
-		return 0, nil, err
-	}
-	submitted, created, err := oltp.CheckAll(ctx, tx, r.organizationID, p.ID, maxCheckAll)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := s.enqueueChecks(ctx, tx, created); err != nil {
 		return 0, nil, err
 	}
 	answer := checkAllAnswer{Submitted: len(submitted), Queries: make([]checkAllQuery, len(submitted))}
@@ -114,11 +118,10 @@ func (s *server) handleCheckAllTrackedQueries(r *request, tx pgx.Tx) (int, any, 
 }
 
 // checkRoutes lists the on-demand checks of tracked queries (spec 4.2).
-func (s *server) checkRoutes() {
-	s.handle(route{
+func (s *server) checkRoutes(tracked routeGroup) {
+	tracked.handle(route{
 		method: http.MethodPut, pattern: trackedBase + "/check", id: "checkTrackedQueries",
-		tag: "tracked queries", summary: "Check several tracked queries now", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Check several tracked queries now",
 		description: "Asks for a fresh check of each id now, ignoring recency; 200 with successful and failed in the " +
 			"order ids first appear, and no job id. A success means accepted with budget reserved (or shared with the " +
 			"query's check already pending, running or awaiting retry, at no extra cost), not that the check ran. Each " +
@@ -129,13 +132,12 @@ func (s *server) checkRoutes() {
 			"its grace window included); nothing is accepted then. A retry must repeat the same ids in the same order.",
 		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(checkItemCodes...),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.handleCheckTrackedQueries,
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodPut, pattern: trackedBase + "/check-all", id: "checkAllTrackedQueries",
-		tag: "tracked queries", summary: "Check every eligible tracked query of the project now", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Check every eligible tracked query of the project now",
 		description: "No body. Submits active queries without a check already running, least recently checked first " +
 			"(never checked first), at most 1000. A query whose check is pending or awaiting retry on its engine is listed " +
 			"at no extra cost (that check is shared; one awaiting retry keeps its retry schedule); a check in flight on an " +
@@ -145,7 +147,7 @@ func (s *server) checkRoutes() {
 			"and submitted is 0. Calling again lists the same queries until their checks start; finished checks are run " +
 			"and charged again. No job id is returned.",
 		response:  checkAllSchema(),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.handleCheckAllTrackedQueries,
 	})
 }

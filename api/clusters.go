@@ -41,18 +41,15 @@ func (s *server) handleCreateCluster(r *request, tx pgx.Tx) (int, any, error) {
 		return 0, nil, err
 	}
 	c, err := oltp.CreateCluster(r.Context(), tx, p.ID, in.Name)
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusCreated, c, nil
+	return http.StatusCreated, c, err
 }
 
 func (s *server) handleRenameCluster(r *request, tx pgx.Tx) (int, any, error) {
-	in, p, err := decodeForProject[clusterBody](s, r, tx)
+	in, err := decodeNormalized[clusterBody](r.body)
 	if err != nil {
 		return 0, nil, err
 	}
-	id, err := r.pathUUID("clusterId", sightline.CodeQueryClusterNotFound)
+	p, id, err := s.projectItemForWrite(r, tx, "clusterId", sightline.CodeQueryClusterNotFound)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -61,11 +58,7 @@ func (s *server) handleRenameCluster(r *request, tx pgx.Tx) (int, any, error) {
 }
 
 func (s *server) handleDeleteCluster(r *request, tx pgx.Tx) (int, any, error) {
-	p, err := s.projectForWrite(r, tx)
-	if err != nil {
-		return 0, nil, err
-	}
-	id, err := r.pathUUID("clusterId", sightline.CodeQueryClusterNotFound)
+	p, id, err := s.projectItemForWrite(r, tx, "clusterId", sightline.CodeQueryClusterNotFound)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -175,49 +168,49 @@ func (s *server) clusterBatchResultSchema() *openapi3.Schema {
 }
 
 // clusterRoutes lists the operations on keyword clusters (spec 4.7).
-func (s *server) clusterRoutes() {
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters", id: "listClusters", tag: "clusters",
-		summary: "A project's keyword clusters", role: sightline.RoleViewer,
+func (s *server) clusterRoutes(clusters routeGroup) {
+	clusters.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/clusters", id: "listClusters",
+		summary:     "A project's keyword clusters",
 		description: "Ordered by name; only the direction can be chosen. A cluster carries no metrics and no membership count.",
 		query:       projectPageParams("Direction of the name order."), response: listingSchema(s.clusterSchema()), csv: true,
-		errors: map[int]string{404: "organization_not_found: no accessible project has the id."},
+		errors: map[int]string{404: projectNotFound},
 		read:   projectPageListing(s, oltp.ListClusters),
 	})
-	s.handle(route{
-		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters", id: "createCluster", tag: "clusters",
-		summary: "Create an empty keyword cluster", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+	clusters.handle(route{
+		method: http.MethodPost, pattern: projectBase + "/clusters", id: "createCluster",
+		summary: "Create an empty keyword cluster",
 		description: "The name is trimmed and lower-cased before the length and uniqueness checks. A name the project " +
 			"already has answers 409 with nothing merged, also when a concurrent request took it first.",
 		body: clusterInputSchema(), status: http.StatusCreated, response: s.clusterSchema(),
 		errors: map[int]string{
-			404: "organization_not_found: no accessible project has the id.",
+			404: projectNotFound,
 			409: "query_cluster_name_already_exists; project_is_archived: the project or its organization is archived.",
 		},
 		writeFunc: s.handleCreateCluster,
 	})
-	s.handle(route{
-		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/batch", id: "createClusterBatch", tag: "clusters",
-		summary: "Create several keyword clusters", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+	clusters.handle(route{
+		method: http.MethodPost, pattern: projectBase + "/clusters/batch", id: "createClusterBatch",
+		summary: "Create several keyword clusters",
 		description: "names: 1 to 100 as sent, each trimmed and lower-cased; names equal after that are collapsed to their " +
 			"first occurrence. A blank or too long name rejects the whole request with 400 naming names[i]. Otherwise " +
 			"always 200, nothing rolled back: successful lists the clusters created ({id, name}), failed the names the " +
 			"project already had ({id: null, name, errorCode query_cluster_name_already_exists, errorMessage}), never " +
 			"resolved to the existing cluster; both in request order.",
 		body: clusterBatchInputSchema(), response: s.clusterBatchResultSchema(),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.handleCreateClusterBatch,
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/{clusterId}", id: "getCluster", tag: "clusters",
-		summary: "One keyword cluster", role: sightline.RoleViewer,
+	clusters.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/clusters/{clusterId}", id: "getCluster",
+		summary:  "One keyword cluster",
 		response: s.clusterSchema(),
 		errors:   map[int]string{404: "organization_not_found: no accessible project, or no query cluster of it, has the id."},
 		read:     projectItemRead(s, "clusterId", sightline.CodeQueryClusterNotFound, oltp.GetCluster),
 	})
-	s.handle(route{
-		method: http.MethodPatch, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/{clusterId}", id: "renameCluster", tag: "clusters",
-		summary: "Rename a keyword cluster", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+	clusters.handle(route{
+		method: http.MethodPatch, pattern: projectBase + "/clusters/{clusterId}", id: "renameCluster",
+		summary: "Rename a keyword cluster",
 		description: "Rename only: id and memberships are unchanged. The name is normalised as on create; the cluster's " +
 			"current name is a no-op 200.",
 		body: clusterInputSchema(), response: s.clusterSchema(),
@@ -227,9 +220,9 @@ func (s *server) clusterRoutes() {
 		},
 		writeFunc: s.handleRenameCluster,
 	})
-	s.handle(route{
-		method: http.MethodDelete, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/clusters/{clusterId}", id: "deleteCluster", tag: "clusters",
-		summary: "Delete a keyword cluster", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+	clusters.handle(route{
+		method: http.MethodDelete, pattern: projectBase + "/clusters/{clusterId}", id: "deleteCluster",
+		summary: "Delete a keyword cluster",
 		description: "No body (a body gives 400). Answers the cluster as it was. Member tracked queries are unassigned from " +
 			"it only; analytics filtered by its id return nothing afterwards, earlier dates included. Irreversible: " +
 			"recreating the name gives a new id.",

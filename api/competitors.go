@@ -49,18 +49,15 @@ func (s *server) handleCreateCompetitor(r *request, tx pgx.Tx) (int, any, error)
 		return 0, nil, sightline.Errorf(sightline.CodeBrandProfileNotFound, "The project has no brand profile; competitors belong to it.")
 	}
 	c, err := oltp.CreateCompetitor(r.Context(), tx, p.ID, in.competitor())
-	if err != nil {
-		return 0, nil, err
-	}
-	return http.StatusCreated, c, nil
+	return http.StatusCreated, c, err
 }
 
 func (s *server) handleReplaceCompetitor(r *request, tx pgx.Tx) (int, any, error) {
-	in, p, err := decodeForProject[competitorBody](s, r, tx)
+	in, err := decodeNormalized[competitorBody](r.body)
 	if err != nil {
 		return 0, nil, err
 	}
-	id, err := r.pathUUID("competitorId", sightline.CodeCompetitorNotFound)
+	p, id, err := s.projectItemForWrite(r, tx, "competitorId", sightline.CodeCompetitorNotFound)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -117,45 +114,44 @@ func competitorInputSchema() *openapi3.Schema {
 }
 
 // competitorRoutes lists the operations on a project's competitors (spec 4.6).
-func (s *server) competitorRoutes() {
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors", id: "listCompetitors", tag: "projects",
-		summary: "A project's competitors", role: sightline.RoleViewer,
+func (s *server) competitorRoutes(projects routeGroup) {
+	projects.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/competitors", id: "listCompetitors",
+		summary: "A project's competitors",
 		description: "Ordered by id (creation order); only the direction can be chosen: sortBy and search are not " +
 			"parameters of this operation and are rejected. A project without a brand profile has none.",
 		query: projectPageParams("Direction of the id order (creation order)."), response: listingSchema(s.competitorSchema()), csv: true,
-		errors: map[int]string{404: "organization_not_found: no accessible project has the id."},
+		errors: map[int]string{404: projectNotFound},
 		read:   projectPageListing(s, oltp.ListCompetitors),
 	})
-	s.handle(route{
-		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors", id: "createCompetitor", tag: "projects",
-		summary: "Add a competitor", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+	projects.handle(route{
+		method: http.MethodPost, pattern: projectBase + "/competitors", id: "createCompetitor",
+		summary: "Add a competitor",
 		description: "Lists are normalised as on project creation. Applies to checks from then on; captured answers are " +
 			"not re-matched. Answers the competitor as stored.",
 		body: competitorInputSchema(), status: http.StatusCreated, response: s.competitorSchema(),
 		errors:    projectWriteErrors("organization_not_found: no accessible project has the id, or it has no brand profile."),
 		writeFunc: s.handleCreateCompetitor,
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors/{competitorId}", id: "getCompetitor", tag: "projects",
-		summary: "One competitor", role: sightline.RoleViewer,
+	projects.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/competitors/{competitorId}", id: "getCompetitor",
+		summary:  "One competitor",
 		response: s.competitorSchema(),
 		errors:   map[int]string{404: "organization_not_found: no accessible project, or no competitor of it, has the id (also when the project has no brand profile)."},
 		read:     projectItemRead(s, "competitorId", sightline.CodeCompetitorNotFound, oltp.GetCompetitor),
 	})
-	s.handle(route{
-		method: http.MethodPut, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors/{competitorId}", id: "replaceCompetitor", tag: "projects",
-		summary: "Replace a competitor's name, website domains and brand names", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+	projects.handle(route{
+		method: http.MethodPut, pattern: projectBase + "/competitors/{competitorId}", id: "replaceCompetitor",
+		summary: "Replace a competitor's name, website domains and brand names",
 		description: "All three fields are required and replace the stored ones; the lists must stay non-empty. Applies " +
 			"to checks from then on.",
 		body: competitorInputSchema(), response: s.competitorSchema(),
 		errors:    projectWriteErrors("organization_not_found: no accessible project, or no competitor of it, has the id."),
 		writeFunc: s.handleReplaceCompetitor,
 	})
-	s.handle(route{
-		method: http.MethodDelete, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/competitors/{competitorId}", id: "deleteCompetitor", tag: "projects",
-		summary: "Remove a competitor", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+	projects.handle(route{
+		method: http.MethodDelete, pattern: projectBase + "/competitors/{competitorId}", id: "deleteCompetitor",
+		summary: "Remove a competitor",
 		description: "No body (a body gives 400). Answers the competitor as it was before removal. Every stored mention, " +
 			"search result and shopping result attributed to it is removed asynchronously and permanently, changing " +
 			"historical analytics; until that has finished, the project's analytics report dataDirtySince (from the " +

@@ -27,15 +27,14 @@ var matchListingErrors = map[int]string{
 	404: "organization_not_found: no accessible project, or no tracked query of it, has the id (another project's query included).",
 }
 
-func (s *server) mentionMatchSchema() *openapi3.Schema {
-	return s.component("MentionMatch", object(props{
-		"id":           uuidSchema(),
+// mentionProps are the fields of a stored mention that a mention match and
+// a mention sample (GET /mentions) both carry.
+func mentionProps() props {
+	return props{
 		"aiResponseId": described(uuidSchema(), "The AI answer naming the brand (an ai-responses id)."),
 		"detectedAt":   described(timeSchema(), "When the answer was captured."),
 		"engine":       enumOf(aiEngines()...),
 		"brandName":    described(stringSchema(), "The brand as the answer first writes it."),
-		"competitorId": described(nullable(uuidSchema()),
-			"The tracked competitor named; null for the own brand and for untracked competitors."),
 		"mentionRelation": described(nullable(enumOf(string(sightline.RelationOwn),
 			string(sightline.RelationTrackedCompetitor), string(sightline.RelationUntrackedCompetitor))),
 			"Whose brand it is; the contract reserves null for rows predating the field, which this service never "+
@@ -44,10 +43,18 @@ func (s *server) mentionMatchSchema() *openapi3.Schema {
 			"1-based rank of the brand among every brand the answer names, by first appearance."),
 		"mentionType": enumFrom(sightline.MentionTypes),
 		"sentiment":   enumFrom(sightline.Tones),
-		"qualifier":   enumFrom(sightline.Qualifiers),
 		"mentionText": described(stringSchema(), "The sentence of the first mention."),
-	}, "id", "aiResponseId", "detectedAt", "engine", "brandName", "competitorId", "mentionRelation",
-		"mentionPosition", "mentionType", "sentiment", "qualifier", "mentionText"))
+	}
+}
+
+func (s *server) mentionMatchSchema() *openapi3.Schema {
+	p := mentionProps()
+	p["id"] = uuidSchema()
+	p["competitorId"] = described(nullable(uuidSchema()),
+		"The tracked competitor named; null for the own brand and for untracked competitors.")
+	p["qualifier"] = enumFrom(sightline.Qualifiers)
+	return s.component("MentionMatch", object(p, "id", "aiResponseId", "detectedAt", "engine", "brandName",
+		"competitorId", "mentionRelation", "mentionPosition", "mentionType", "sentiment", "qualifier", "mentionText"))
 }
 
 func (s *server) serpMatchSchema() *openapi3.Schema {
@@ -74,10 +81,10 @@ func (s *server) matchFilter(r *request) (f olap.ReadFilter, ok bool, err error)
 }
 
 // matchRoutes lists a tracked query's mention and SERP matches (spec 4.2).
-func (s *server) matchRoutes() {
-	s.handle(route{
+func (s *server) matchRoutes(tracked routeGroup) {
+	tracked.handle(route{
 		method: http.MethodGet, pattern: trackedBase + "/{trackedQueryId}/mention-matches", id: "listMentionMatches",
-		tag: "tracked queries", summary: "Brands the tracked query's AI answers named", role: sightline.RoleViewer,
+		summary: "Brands the tracked query's AI answers named",
 		description: "Stored mention matches, as classified when captured (never reclassified): own brand, tracked and " +
 			"untracked competitors, each with mentionRelation; cited sources that name no brand in the text are not " +
 			"matches. Ordered by detectedAt (the answer's capture time), ties by id in the same direction; sortOrder " +
@@ -87,9 +94,9 @@ func (s *server) matchRoutes() {
 		errors: matchListingErrors,
 		read:   pagedCaptures(s, "mention matches", s.matchFilter, CaptureReader.MentionMatches),
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodGet, pattern: trackedBase + "/{trackedQueryId}/serp-matches", id: "listSerpMatches",
-		tag: "tracked queries", summary: "The tracked query's search results on tracked domains", role: sightline.RoleViewer,
+		summary: "The tracked query's search results on tracked domains",
 		description: "Stored serp matches: organic results of the query's search snapshots on the own brand's domains " +
 			"(competitorId null) or a tracked competitor's, as classified when captured; a competitor's matches leave " +
 			"with the competitor. Ordered by detectedAt (the page's capture time), ties by id in the same direction; " +

@@ -5,7 +5,6 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/oltp"
 )
 
@@ -40,10 +39,6 @@ func (s *server) handleListOrganizations(r *request) (any, error) {
 	return listing[oltp.Organization]{Page: page, Total: total, Limit: limit, Offset: offset}, nil
 }
 
-func (s *server) handleGetOrganization(r *request) (any, error) {
-	return oltp.GetOrganization(r.Context(), s.pool, r.organizationID)
-}
-
 func (s *server) organizationSchema() *openapi3.Schema {
 	return s.component("Organization", object(props{
 		"id":           uuidSchema(),
@@ -57,7 +52,7 @@ func (s *server) organizationSchema() *openapi3.Schema {
 }
 
 // organizationRoutes lists the reads of organizations (spec 4.5).
-func (s *server) organizationRoutes() {
+func (s *server) organizationRoutes(organizations routeGroup) {
 	s.handle(route{
 		method: http.MethodGet, pattern: "/api/v1/organizations", id: "listOrganizations", tag: "organizations",
 		summary:     "Organizations the key's owner is an active member of, narrowed to the key's scope",
@@ -67,10 +62,10 @@ func (s *server) organizationRoutes() {
 		read:        s.handleListOrganizations,
 		description: "Search is a case-insensitive substring of the name.",
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}", id: "getOrganization", tag: "organizations",
-		summary: "One organization", role: sightline.RoleViewer,
+	organizations.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}", id: "getOrganization",
+		summary:  "One organization",
 		response: s.organizationSchema(),
-		read:     s.handleGetOrganization,
+		read:     organizationRead(s, oltp.GetOrganization),
 	})
 }

@@ -16,22 +16,6 @@ import (
 
 var subscriptionStatuses = []string{oltp.SubscriptionNone, "active", "trialing", "past_due", "cancelled", "expired"}
 
-func (s *server) handleGetEntitlements(r *request) (any, error) {
-	return oltp.GetEntitlements(r.Context(), s.pool, r.organizationID)
-}
-
-func (s *server) handleGetSubscription(r *request) (any, error) {
-	return oltp.GetSubscription(r.Context(), s.pool, r.organizationID)
-}
-
-func (s *server) handleGetMembershipStats(r *request) (any, error) {
-	return oltp.GetMembershipStats(r.Context(), s.pool, r.organizationID)
-}
-
-func (s *server) handleGetOrganizationStats(r *request) (any, error) {
-	return oltp.GetOrganizationStats(r.Context(), s.pool, r.organizationID)
-}
-
 // trackedQueryUsage is the answer of GET .../usage/tracked-queries.
 type trackedQueryUsage struct {
 	TrackedQueryCount int `json:"trackedQueryCount"`
@@ -43,10 +27,6 @@ func (s *server) handleGetTrackedQueryUsage(r *request) (any, error) {
 		return nil, err
 	}
 	return trackedQueryUsage{TrackedQueryCount: n}, nil
-}
-
-func (s *server) handleGetProjectedChecks(r *request) (any, error) {
-	return oltp.GetProjectedChecks(r.Context(), s.pool, r.organizationID)
 }
 
 func (s *server) entitlementsSchema() *openapi3.Schema {
@@ -118,41 +98,41 @@ func (s *server) projectedChecksSchema() *openapi3.Schema {
 }
 
 // planRoutes lists an organization's plan, usage and stats (spec 4.5, 2.8).
-func (s *server) planRoutes() {
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/entitlements", id: "getEntitlements", tag: "organizations",
+func (s *server) planRoutes(organizations routeGroup) {
+	organizations.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/entitlements", id: "getEntitlements",
 		summary: "Plan allowance, consumption and next reset, from the most recent contract", role: sightline.RoleOwner,
-		response: s.entitlementsSchema(), read: s.handleGetEntitlements,
+		response: s.entitlementsSchema(), read: organizationRead(s, oltp.GetEntitlements),
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/subscription", id: "getSubscription", tag: "organizations",
-		summary: "The most recent subscription contract in any state, or status none", role: sightline.RoleViewer,
-		response: s.subscriptionSchema(), read: s.handleGetSubscription,
+	organizations.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/subscription", id: "getSubscription",
+		summary:  "The most recent subscription contract in any state, or status none",
+		response: s.subscriptionSchema(), read: organizationRead(s, oltp.GetSubscription),
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/membership-stats", id: "getMembershipStats", tag: "organizations",
+	organizations.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/membership-stats", id: "getMembershipStats",
 		summary: "Periodically computed member, project and invitation counts", role: sightline.RoleOwner,
-		response: s.membershipStatsSchema(), read: s.handleGetMembershipStats,
+		response: s.membershipStatsSchema(), read: organizationRead(s, oltp.GetMembershipStats),
 		errors: map[int]string{404: "organization_membership_stats_not_found: not computed yet for this organization (never a body of zeros)."},
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/stats", id: "getOrganizationStats", tag: "organizations",
-		summary: "Live headline counts of members, projects and invitations", role: sightline.RoleViewer,
-		response: s.organizationStatsSchema(), read: s.handleGetOrganizationStats,
+	organizations.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/stats", id: "getOrganizationStats",
+		summary:  "Live headline counts of members, projects and invitations",
+		response: s.organizationStatsSchema(), read: organizationRead(s, oltp.GetOrganizationStats),
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/usage/tracked-queries", id: "getTrackedQueryUsage", tag: "organizations",
-		summary: "Live count of the organization's tracked queries", role: sightline.RoleViewer,
+	organizations.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/usage/tracked-queries", id: "getTrackedQueryUsage",
+		summary: "Live count of the organization's tracked queries",
 		description: "Counts every tracked query of every project, archived projects and paused queries included: the sum " +
 			"of the per-project unfiltered counts. Takes no query parameters.",
 		response: s.trackedQueryUsageSchema(), read: s.handleGetTrackedQueryUsage,
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/usage/projected-monthly-checks", id: "getProjectedMonthlyChecks", tag: "organizations",
-		summary: "Cached projection of the check budget units used per month", role: sightline.RoleViewer,
+	organizations.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/usage/projected-monthly-checks", id: "getProjectedMonthlyChecks",
+		summary: "Cached projection of the check budget units used per month",
 		description: "For each active tracked query of an active project, runs per month (daily 30, weekly 4, monthly 1) " +
 			"times nPasses, summed. Refreshed periodically; an organization the refresh has not reached yet is computed " +
 			"on request, so no field is ever null. Takes no query parameters.",
-		response: s.projectedChecksSchema(), read: s.handleGetProjectedChecks,
+		response: s.projectedChecksSchema(), read: organizationRead(s, oltp.GetProjectedChecks),
 	})
 }

@@ -383,10 +383,10 @@ func brandProfileInputSchema() *openapi3.Schema {
 }
 
 // projectRoutes lists the operations on projects and their brand profiles (spec 4.6).
-func (s *server) projectRoutes() {
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects", id: "listProjects", tag: "projects",
-		summary: "The organization's projects with their per-project metrics", role: sightline.RoleViewer,
+func (s *server) projectRoutes(projects routeGroup) {
+	projects.handle(route{
+		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects", id: "listProjects",
+		summary: "The organization's projects with their per-project metrics",
 		description: "Rows are the project record plus its metrics. trackedQueryCount counts the project's tracked queries " +
 			"(active and paused) live; the other metrics cover the checks of the last 30 days, are refreshed after each " +
 			"completed check, and are null while not known (no check in that window measured them). Sorting by a metric puts " +
@@ -395,10 +395,9 @@ func (s *server) projectRoutes() {
 		query: projectListParams(), response: listingSchema(s.projectRowSchema()), csv: true,
 		read: s.handleListProjects,
 	})
-	s.handle(route{
-		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects", id: "createProject", tag: "projects",
-		summary: "Create a project with its brand profile and competitors", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+	projects.handle(route{
+		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects", id: "createProject",
+		summary: "Create a project with its brand profile and competitors",
 		description: "Creates the project, its brand profile and its competitors in one transaction; no tracked queries, " +
 			"checks or scraping. Names are trimmed. websiteDomains accept full http(s) URLs or bare hosts and are stored " +
 			"as the lower-cased host without port, path or leading 'www.'; brand names are trimmed; each list collapses " +
@@ -408,64 +407,63 @@ func (s *server) projectRoutes() {
 		errors:    map[int]string{409: "project_is_archived: the organization is archived."},
 		writeFunc: s.handleCreateProject,
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}", id: "getProject", tag: "projects",
-		summary: "One project with its brand configuration", role: sightline.RoleViewer,
+	projects.handle(route{
+		method: http.MethodGet, pattern: projectBase, id: "getProject",
+		summary:     "One project with its brand configuration",
 		description: "A project without a brand profile reports empty websiteDomains, brandNames and competitors.",
 		response:    s.projectSchema(),
 		errors:      map[int]string{404: analyticsProjectNotFound},
 		read:        s.handleGetProject,
 	})
-	s.handle(route{
-		method: http.MethodPatch, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}", id: "renameProject", tag: "projects",
-		summary: "Rename a project", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+	projects.handle(route{
+		method: http.MethodPatch, pattern: projectBase, id: "renameProject",
+		summary: "Rename a project",
 		description: "Body name only; websiteDomains, brandNames and competitors are refused as unknown fields (change them " +
 			"with the brand-profile and competitor operations). An archived project or organization refuses every rename " +
 			"with 409, one to the current name included; a retry under the Idempotency-Key of a rename that succeeded " +
 			"replays its 200.",
 		body: projectRenameSchema(), response: s.projectSchema(),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.handleRenameProject,
 	})
-	s.handle(route{
-		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/archive", id: "archiveProject", tag: "projects",
-		summary: "Archive a project", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+	projects.handle(route{
+		method: http.MethodPost, pattern: projectBase + "/archive", id: "archiveProject",
+		summary: "Archive a project",
 		description: "No body. Nothing is deleted; name, brand-profile, competitor, cluster and tracked-query writes answer " +
 			"409 until the project is restored. Recorded as archived by the caller, so a later organization restore leaves " +
 			"it archived. Answers the project in its new state.",
 		response: s.projectSchema(),
 		errors: map[int]string{
-			404: "organization_not_found: no accessible project has the id.",
+			404: projectNotFound,
 			409: "status_transition_not_allowed: already archived (a retry with the key that archived it replays the 200 " +
 				"instead); project_is_archived: the organization is archived.",
 		},
 		writeFunc: projectStatusWrite(oltp.ArchiveProject),
 	})
-	s.handle(route{
-		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/restore", id: "restoreProject", tag: "projects",
-		summary: "Restore a project archived on its own", role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+	projects.handle(route{
+		method: http.MethodPost, pattern: projectBase + "/restore", id: "restoreProject",
+		summary: "Restore a project archived on its own",
 		description: "No body. No check is run; the record of who archived the project is cleared. Answers the project in " +
 			"its new state.",
 		response: s.projectSchema(),
 		errors: map[int]string{
-			404: "organization_not_found: no accessible project has the id.",
+			404: projectNotFound,
 			409: "status_transition_not_allowed: already active (a retry with the key that restored it replays the 200 " +
 				"instead); project_archived_by_organization: archived with its organization, restore the organization " +
 				"instead; project_is_archived: the organization is archived.",
 		},
 		writeFunc: projectStatusWrite(oltp.RestoreProject),
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/brand-profile", id: "getBrandProfile", tag: "projects",
-		summary: "A project's brand profile", role: sightline.RoleViewer,
+	projects.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/brand-profile", id: "getBrandProfile",
+		summary:  "A project's brand profile",
 		response: s.brandProfileSchema(),
 		errors:   map[int]string{404: "organization_not_found: no accessible project has the id, or it has no brand profile."},
 		read:     s.handleGetBrandProfile,
 	})
-	s.handle(route{
-		method: http.MethodPut, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/brand-profile", id: "replaceBrandProfile", tag: "projects",
-		summary: "Replace a brand profile's website domains and brand names", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+	projects.handle(route{
+		method: http.MethodPut, pattern: projectBase + "/brand-profile", id: "replaceBrandProfile",
+		summary: "Replace a brand profile's website domains and brand names",
 		description: "Both lists are required and replace the stored ones, normalised as on project creation. The project " +
 			"name, the competitors and the description are left as they are; the description is not regenerated. " +
 			"Answers the profile as stored.",

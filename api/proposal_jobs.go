@@ -196,11 +196,7 @@ type clusteringApplied struct {
 
 func (s *server) handleApplyClusteringJob(r *request, tx pgx.Tx) (int, any, error) {
 	ctx := r.Context()
-	p, err := s.projectForWrite(r, tx)
-	if err != nil {
-		return 0, nil, err
-	}
-	jobID, err := r.pathUUID("jobId", sightline.CodeJobNotFound)
+	p, jobID, err := s.projectItemForWrite(r, tx, "jobId", sightline.CodeJobNotFound)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -12,8 +12,7 @@ import (
 // proposalRoutes lists the operations of the proposal jobs: the clustering
 // job and its apply (spec 4.7), the three discovery starts (spec 4.8) and
 // the polling of any job (api-decisions). Handlers are in proposal_jobs.go.
-func (s *server) proposalRoutes() {
-	const project = "/api/v1/organizations/{organizationId}/projects/{projectId}"
+func (s *server) proposalRoutes(clusters, discovery routeGroup) {
 	startErrors := func(extra map[int]string) map[int]string {
 		errs := map[int]string{
 			429: "rate_limit_exceeded also when the organization has started 10 jobs in the last 60 seconds, across " +
@@ -29,10 +28,9 @@ func (s *server) proposalRoutes() {
 		"refused start or an idempotent replay does not. The job only proposes: nothing is written until an apply " +
 		"(clustering) or the operations that create what it proposes. A finished job stays readable for 30 days."
 
-	s.handle(route{
-		method: http.MethodPost, pattern: project + "/clusters/jobs", id: "startClusteringJob", tag: "clusters",
-		summary: "Start a job proposing keyword clusters for tracked queries", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+	clusters.handle(route{
+		method: http.MethodPost, pattern: projectBase + "/clusters/jobs", id: "startClusteringJob",
+		summary: "Start a job proposing keyword clusters for tracked queries",
 		description: "Groups the queries by meaning from their text (TF-IDF over words and character trigrams, " +
 			"average-linkage agglomerative clustering) and names each new cluster by its most telling terms. The " +
 			"project's clusters take part: a query joins the existing cluster it resembles rather than a new twin " +
@@ -49,16 +47,15 @@ func (s *server) proposalRoutes() {
 		errors: startErrors(map[int]string{
 			402: "subscription_required: the organization has no entitled subscription (active, trialing or " +
 				"past_due within its period, no cancellation in effect).",
-			404: "organization_not_found: no accessible project has the id.",
+			404: projectNotFound,
 			409: "nothing_to_cluster: no id is a tracked query of the project, or restrictToExistingClusters is set " +
 				"and the project has no cluster; project_is_archived: the project or its organization is archived.",
 		}),
 		writeFunc: s.handleStartClusteringJob,
 	})
-	s.handle(route{
-		method: http.MethodPost, pattern: project + "/clusters/jobs/{jobId}/apply", id: "applyClusteringJob",
-		tag: "clusters", summary: "Apply a completed clustering job", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+	clusters.handle(route{
+		method: http.MethodPost, pattern: projectBase + "/clusters/jobs/{jobId}/apply", id: "applyClusteringJob",
+		summary: "Apply a completed clustering job",
 		description: "No body (a body gives 400). Creates the proposed clusters the project lacks (only those that " +
 			"get a query), then assigns each query of the job per its mode: fill_gaps leaves queries already in a " +
 			"cluster alone, add_on_top adds the proposed cluster to the query's, full_regroup makes it the query's " +
@@ -76,10 +73,9 @@ func (s *server) proposalRoutes() {
 		},
 		writeFunc: s.handleApplyClusteringJob,
 	})
-	s.handle(route{
+	discovery.handle(route{
 		method: http.MethodPost, pattern: "/api/v1/organizations/{organizationId}/brand-name-suggestions",
-		id: "startBrandNameSuggestions", tag: "discovery", summary: "Start a job suggesting how a brand is written",
-		role: sightline.RoleManager, capability: sightline.CapabilityWrite,
+		id: "startBrandNameSuggestions", summary: "Start a job suggesting how a brand is written",
 		description: "Derives the names the brand is written as from name and websiteDomains alone: the name, " +
 			"spacing variants, camel case split, the name without a product or legal-form suffix (CRM, App, Inc. ...) " +
 			"and with the country's legal form, each bare domain and the name it spells. Brand names match " +
@@ -91,10 +87,9 @@ func (s *server) proposalRoutes() {
 		errors:    startErrors(map[int]string{409: "project_is_archived: the organization is archived."}),
 		writeFunc: s.handleStartBrandNameSuggestions,
 	})
-	s.handle(route{
-		method: http.MethodPost, pattern: project + "/discovery/brands", id: "startBrandDiscovery", tag: "discovery",
-		summary: "Start a job proposing competitors from the project's captures", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+	discovery.handle(route{
+		method: http.MethodPost, pattern: projectBase + "/discovery/brands", id: "startBrandDiscovery",
+		summary: "Start a job proposing competitors from the project's captures",
 		description: "Reads the last 90 days of the project's captures (narrowed to country when given): brands " +
 			"its AI answers name that it does not track, and domains ranking on its search pages (and, with " +
 			"shoppingEnabled, selling on its shopping pages) that are no tracked brand's. A name and a domain that " +
@@ -107,15 +102,14 @@ func (s *server) proposalRoutes() {
 			"profile (a project without one is accepted; its brands are then all untracked)." + startNote,
 		body: brandDiscoveryBodySchema(), bodyOptional: true, status: http.StatusAccepted, response: s.jobSchema(),
 		errors: startErrors(map[int]string{
-			404: "organization_not_found: no accessible project has the id.",
+			404: projectNotFound,
 			409: "project_is_archived: the project or its organization is archived.",
 		}),
 		writeFunc: s.handleStartBrandDiscovery,
 	})
-	s.handle(route{
-		method: http.MethodPost, pattern: project + "/discovery/keywords", id: "startKeywordDiscovery", tag: "discovery",
-		summary: "Start a job proposing keywords to track", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+	discovery.handle(route{
+		method: http.MethodPost, pattern: projectBase + "/discovery/keywords", id: "startKeywordDiscovery",
+		summary: "Start a job proposing keywords to track",
 		description: "Proposes up to 50 queries from input (its lines and list items that read as queries, and " +
 			"phrases it repeats or that read as queries, such as \"crm for startups\") and from the last 90 days of " +
 			"the project's captured pages (search result titles and snippets, offer titles, cited page titles; " +
@@ -128,14 +122,14 @@ func (s *server) proposalRoutes() {
 		body: keywordDiscoveryBodySchema(), status: http.StatusAccepted, response: s.jobSchema(),
 		errors: startErrors(map[int]string{
 			402: "subscription_required: the organization has no entitled subscription.",
-			404: "organization_not_found: no accessible project has the id.",
+			404: projectNotFound,
 			409: "project_is_archived: the project or its organization is archived.",
 		}),
 		writeFunc: s.handleStartKeywordDiscovery,
 	})
-	s.handle(route{
+	discovery.handle(route{
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/jobs/{jobId}", id: "getJob",
-		tag: "discovery", summary: "Poll a proposal job", role: sightline.RoleViewer,
+		summary: "Poll a proposal job",
 		description: "The job record: status queued until a worker takes it, running while one works it, then " +
 			"completed with its result or failed with a readable error (a job never stays queued or running once " +
 			"its attempts are spent). result is null until completed; its shape depends on type. Finished jobs are " +

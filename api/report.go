@@ -249,11 +249,11 @@ func (s *server) forwardReport(ctx context.Context, report oltp.AnswerReport) er
 }
 
 // reportRoutes lists the report of a wrong AI answer (spec 4.2).
-func (s *server) reportRoutes() {
-	s.handle(route{
+func (s *server) reportRoutes(tracked routeGroup) {
+	tracked.handle(route{
 		method: http.MethodPost, pattern: trackedBase + "/{trackedQueryId}/responses/{aiResponseId}/report",
-		id: "reportAIResponse", tag: "tracked queries", summary: "Report a problem with a captured AI answer",
-		role: sightline.RoleViewer, capability: sightline.CapabilityWrite,
+		id: "reportAIResponse", summary: "Report a problem with a captured AI answer",
+		role: sightline.RoleViewer,
 		description: "Sends the report to review; it changes nothing and is never shown again. 200 means accepted for " +
 			"review. Without an external review system configured, the report is queued in Sightline's own review " +
 			"queue with the answer, so a retry with the same Idempotency-Key replays it. With one, the report is " +

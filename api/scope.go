@@ -11,6 +11,21 @@ import (
 	"github.com/sightline/sightline/oltp"
 )
 
+// projectBase is the path of a project; its records and operations are
+// below it.
+const projectBase = "/api/v1/organizations/{organizationId}/projects/{projectId}"
+
+// projectNotFound is the 404 of an operation on a project.
+const projectNotFound = "organization_not_found: no accessible project has the id."
+
+// organizationRead serves the read of a record of the path's organization
+// that get loads.
+func organizationRead[T any](s *server, get func(ctx context.Context, db oltp.DBTX, organizationID uuid.UUID) (T, error)) readFunc {
+	return func(r *request) (any, error) {
+		return get(r.Context(), s.pool, r.organizationID)
+	}
+}
+
 // projectForRead loads the path's project for a read; a malformed id
 // answers 404 like an unknown one.
 func (s *server) projectForRead(r *request) (*oltp.ProjectScope, error) {
@@ -33,6 +48,21 @@ func (s *server) projectForWrite(r *request, tx pgx.Tx) (*oltp.ProjectScope, err
 		return nil, err
 	}
 	return p, p.CheckWritable()
+}
+
+// projectItemForWrite loads and locks the path's project as projectForWrite
+// does, and reads the id of the project's item that the path parameter
+// param names; a malformed id is notFound like an unknown one.
+func (s *server) projectItemForWrite(r *request, tx pgx.Tx, param string, notFound sightline.Code) (*oltp.ProjectScope, uuid.UUID, error) {
+	p, err := s.projectForWrite(r, tx)
+	if err != nil {
+		return nil, uuid.Nil, err
+	}
+	id, err := r.pathUUID(param, notFound)
+	if err != nil {
+		return nil, uuid.Nil, err
+	}
+	return p, id, nil
 }
 
 // projectPageParams are the parameters of a listing of one kind of a

@@ -7,6 +7,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -174,6 +175,29 @@ func (s *server) handle(rt route) {
 	s.router.Method(rt.method, rt.pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.serve(w, r, &rt)
 	}))
+}
+
+// routeGroup mounts the organization-scoped routes of one tag of the
+// OpenAPI document. A route that names no role is open to viewers when it
+// reads and to managers when it writes; a write needs the write capability
+// unless it names another.
+type routeGroup struct {
+	s   *server
+	tag string
+}
+
+func (s *server) group(tag string) routeGroup { return routeGroup{s: s, tag: tag} }
+
+// handle mounts rt under the group's tag and defaults.
+func (g routeGroup) handle(rt route) {
+	rt.tag = g.tag
+	if rt.writeFunc == nil {
+		rt.role = cmp.Or(rt.role, sightline.RoleViewer)
+	} else {
+		rt.role = cmp.Or(rt.role, sightline.RoleManager)
+		rt.capability = cmp.Or(rt.capability, sightline.CapabilityWrite)
+	}
+	g.s.handle(rt)
 }
 
 func (s *server) serve(w http.ResponseWriter, r *http.Request, rt *route) {

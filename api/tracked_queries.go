@@ -127,6 +127,12 @@ func (s *server) trackedQueryForRead(r *request) (*oltp.ProjectScope, *oltp.Trac
 	return p, q, nil
 }
 
+// trackedQueryForWrite locks the path's project for a write and reads the
+// path's tracked query id.
+func (s *server) trackedQueryForWrite(r *request, tx pgx.Tx) (*oltp.ProjectScope, uuid.UUID, error) {
+	return s.projectItemForWrite(r, tx, "trackedQueryId", sightline.CodeTrackedQueryNotFound)
+}
+
 func (s *server) handleGetTrackedQuery(r *request) (any, error) {
 	_, q, err := s.trackedQueryForRead(r)
 	if err != nil {
@@ -293,11 +299,7 @@ type trackedPassesBody struct {
 // its new state; setting a value it has already is a no-op success.
 func (s *server) updateTrackedQuery(r *request, tx pgx.Tx, change oltp.TrackedQueryChange) (int, any, error) {
 	ctx := r.Context()
-	p, err := s.projectForWrite(r, tx)
-	if err != nil {
-		return 0, nil, err
-	}
-	id, err := trackedQueryID(r)
+	p, id, err := s.trackedQueryForWrite(r, tx)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -383,11 +385,7 @@ func (s *server) trackedMembershipWrite(add bool) writeFunc {
 			return 0, nil, err
 		}
 		ctx := r.Context()
-		p, err := s.projectForWrite(r, tx)
-		if err != nil {
-			return 0, nil, err
-		}
-		id, err := trackedQueryID(r)
+		p, id, err := s.trackedQueryForWrite(r, tx)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -633,15 +631,8 @@ func (s *server) handleBulkDeleteTrackedQueries(r *request, tx pgx.Tx) (int, any
 		return 0, nil, err
 	}
 	ctx := r.Context()
-	projectID, err := r.pathUUID("projectId", sightline.CodeProjectNotFound)
+	p, err := s.projectForUpdate(r, tx)
 	if err != nil {
-		return 0, nil, err
-	}
-	p, err := oltp.LockProjectScope(ctx, tx, r.organizationID, projectID)
-	if err != nil {
-		return 0, nil, err
-	}
-	if err := p.CheckWritable(); err != nil {
 		return 0, nil, err
 	}
 	deleted, err := oltp.DeleteTrackedQueries(ctx, tx, p.ID, valid)
@@ -728,23 +719,22 @@ func trackedDistinct(ids []uuid.UUID) []uuid.UUID {
 
 // trackedQueryRoutes lists the operations on tracked queries and the project's
 // check coverage (spec 4.2).
-func (s *server) trackedQueryRoutes() {
-	s.handle(route{
-		method: http.MethodGet, pattern: trackedBase, id: "searchTrackedQueries", tag: "tracked queries",
-		summary: "Search the project's tracked queries with the metrics of their last check", role: sightline.RoleViewer,
+func (s *server) trackedQueryRoutes(tracked routeGroup) {
+	tracked.handle(route{
+		method: http.MethodGet, pattern: trackedBase, id: "searchTrackedQueries",
+		summary: "Search the project's tracked queries with the metrics of their last check",
 		description: "Reads a projection refreshed in the background (within about a minute of a write), so a query just " +
 			"created or changed may be absent or show old settings; total counts the rows matching the filters. search is a " +
 			"case-insensitive substring of the stored text. countries take alpha-2 codes or English names and must be used by " +
 			"one of the project's tracked queries. Any other parameter, an unknown sort key or filter value gives 400. " +
 			"Archived projects answer. CSV: queryClusterIds joined with '; '.",
 		query: trackedListParams(), response: listingSchema(s.trackedSearchRowSchema()), csv: true,
-		errors: map[int]string{404: "organization_not_found: no accessible project has the id."},
+		errors: map[int]string{404: projectNotFound},
 		read:   s.handleListTrackedQueries,
 	})
-	s.handle(route{
-		method: http.MethodPost, pattern: trackedBase, id: "createTrackedQueries", tag: "tracked queries",
-		summary: "Track the cross product queryTexts x engines x countries", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+	tracked.handle(route{
+		method: http.MethodPost, pattern: trackedBase, id: "createTrackedQueries",
+		summary: "Track the cross product queryTexts x engines x countries",
 		description: "Creates at most 100 combinations, enumerated queryTexts outermost, then engines, then countries; more is " +
 			"400. Texts are normalised (Unicode-aware lower-casing, white space collapsed, leading list markers such as '1.', " +
 			"'-', '*', '•' stripped); two texts that normalise equal are one query. Each combination lands in successful " +
@@ -761,74 +751,69 @@ func (s *server) trackedQueryRoutes() {
 		},
 		writeFunc: s.handleCreateTrackedQueries,
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: trackedBase + "/count", id: "countTrackedQueries", tag: "tracked queries",
-		summary: "Count the project's tracked queries and price checking them", role: sightline.RoleViewer,
+	tracked.handle(route{
+		method: http.MethodGet, pattern: trackedBase + "/count", id: "countTrackedQueries",
+		summary: "Count the project's tracked queries and price checking them",
 		description: "Reads the write model, so it may exceed the listing's total for a moment. checkCost is a dry run: one " +
 			"budget unit per configured pass of every matched query; nothing is reserved. Archived projects answer.",
 		query: []*openapi3.Parameter{openapi3.NewQueryParameter("status").WithSchema(enumFrom(sightline.TrackedQueryStatuses)).
 			WithDescription("Omitted: all queries.")},
 		response: trackedCountSchema(),
-		errors:   map[int]string{404: "organization_not_found: no accessible project has the id."},
+		errors:   map[int]string{404: projectNotFound},
 		read:     s.handleCountTrackedQueries,
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: trackedBase + "/{trackedQueryId}", id: "getTrackedQuery", tag: "tracked queries",
-		summary: "One tracked query's configuration (write model)", role: sightline.RoleViewer,
+	tracked.handle(route{
+		method: http.MethodGet, pattern: trackedBase + "/{trackedQueryId}", id: "getTrackedQuery",
+		summary:     "One tracked query's configuration (write model)",
 		description: "Metrics are not included; the search listing carries them.",
 		response:    s.trackedQuerySchema(),
 		errors:      map[int]string{404: "organization_not_found: no accessible project, or no tracked query of it, has the id (another project's query included)."},
 		read:        s.handleGetTrackedQuery,
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodPut, pattern: trackedBase + "/{trackedQueryId}/check-frequency", id: "setTrackedQueryCheckFrequency",
-		tag: "tracked queries", summary: "Set a tracked query's check frequency", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Set a tracked query's check frequency",
 		description: "The same value is a successful no-op. Applies from the scheduler's next consideration; runs no check " +
 			"and leaves one in flight alone. Answers the query in its new state.",
 		body:      object(props{"checkFrequency": trackedFrequencySchema()}, "checkFrequency"),
 		response:  s.trackedQuerySchema(),
-		errors:    projectWriteErrors("organization_not_found: no accessible project, or no tracked query of it, has the id."),
+		errors:    projectWriteErrors(trackedQueryNotFound),
 		writeFunc: s.handleSetTrackedQueryFrequency,
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodPut, pattern: trackedBase + "/{trackedQueryId}/passes", id: "setTrackedQueryPasses",
-		tag: "tracked queries", summary: "Set a tracked query's passes per check", role: sightline.RoleManager,
-		capability:  sightline.CapabilityWrite,
+		summary:     "Set a tracked query's passes per check",
 		description: "Applies from the next check. 1 is always allowed; the same value is a no-op. Answers the query.",
 		body:        object(props{"nPasses": trackedPassesSchema()}, "nPasses"),
 		response:    s.trackedQuerySchema(),
 		errors: map[int]string{
-			404: "organization_not_found: no accessible project, or no tracked query of it, has the id.",
+			404: trackedQueryNotFound,
 			409: "n_passes_not_supported_for_engine: more than 1 pass on google_serp or google_shopping; " +
 				"project_is_archived: the project or its organization is archived.",
 		},
 		writeFunc: s.handleSetTrackedQueryPasses,
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodPut, pattern: trackedBase + "/{trackedQueryId}/pause", id: "pauseTrackedQuery",
-		tag: "tracked queries", summary: "Pause a tracked query", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Pause a tracked query",
 		description: "No body. Asserts a state: pausing a paused query succeeds with the same body. Keeps configuration, " +
 			"clusters and results; the scheduler stops selecting it; a check already running completes.",
 		response:  s.trackedQuerySchema(),
-		errors:    projectWriteErrors("organization_not_found: no accessible project, or no tracked query of it, has the id."),
+		errors:    projectWriteErrors(trackedQueryNotFound),
 		writeFunc: s.trackedStatusWrite("paused"),
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodPut, pattern: trackedBase + "/{trackedQueryId}/resume", id: "resumeTrackedQuery",
-		tag: "tracked queries", summary: "Resume a paused tracked query", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Resume a paused tracked query",
 		description: "No body. Asserts a state: resuming an active query succeeds with the same body. Runs no check and " +
 			"back-fills nothing; the next check comes when due under its checkFrequency.",
 		response:  s.trackedQuerySchema(),
-		errors:    projectWriteErrors("organization_not_found: no accessible project, or no tracked query of it, has the id."),
+		errors:    projectWriteErrors(trackedQueryNotFound),
 		writeFunc: s.trackedStatusWrite("active"),
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodPut, pattern: trackedBase + "/{trackedQueryId}/clusters", id: "addTrackedQueryClusters",
-		tag: "tracked queries", summary: "Add a tracked query to clusters", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Add a tracked query to clusters",
 		description: "Clusters it already belongs to are skipped; memberships not named are untouched. The clusters are " +
 			"locked until the write commits, so one deleted concurrently is either refused with 400 or removed after the " +
 			"write, never half-applied. Answers the query with its resulting clusters.",
@@ -837,10 +822,9 @@ func (s *server) trackedQueryRoutes() {
 		errors:    trackedMembershipErrors(),
 		writeFunc: s.trackedMembershipWrite(true),
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodDelete, pattern: trackedBase + "/{trackedQueryId}/clusters", id: "removeTrackedQueryClusters",
-		tag: "tracked queries", summary: "Remove a tracked query from clusters", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Remove a tracked query from clusters",
 		description: "Requires a body (a stripped one gives 400). Removes membership only; clusters the query is not in " +
 			"are skipped. Answers the query with its resulting clusters.",
 		body:      trackedClustersBodySchema(),
@@ -848,67 +832,61 @@ func (s *server) trackedQueryRoutes() {
 		errors:    trackedMembershipErrors(),
 		writeFunc: s.trackedMembershipWrite(false),
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodPut, pattern: trackedBase + "/batch/check-frequency", id: "batchSetTrackedQueryCheckFrequency",
-		tag: "tracked queries", summary: "Set the check frequency of several tracked queries", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Set the check frequency of several tracked queries",
 		description: "Always 200 with successful and failed, in the order ids first appear; nothing is rolled back. " +
 			"Queries already at the frequency are successes.",
 		body: object(props{"ids": trackedBatchIDsSchema(), "checkFrequency": trackedFrequencySchema()},
 			"ids", "checkFrequency"),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.handleBatchTrackedFrequency,
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodPut, pattern: trackedBase + "/batch/passes", id: "batchSetTrackedQueryPasses",
-		tag: "tracked queries", summary: "Set the passes of several tracked queries", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Set the passes of several tracked queries",
 		description: "Always 200 with successful and failed, in the order ids first appear; nothing is rolled back. A " +
 			"google_serp or google_shopping query asked for more than 1 pass fails with n_passes_not_supported_for_engine.",
 		body:      object(props{"ids": trackedBatchIDsSchema(), "nPasses": trackedPassesSchema()}, "ids", "nPasses"),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound, sightline.ItemNPassesNotSupported),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.handleBatchTrackedPasses,
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodPut, pattern: trackedBase + "/batch/pause", id: "batchPauseTrackedQueries",
-		tag: "tracked queries", summary: "Pause several tracked queries", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Pause several tracked queries",
 		description: "Always 200 with successful and failed, in the order ids first appear; already-paused queries are " +
 			"successes. A retry must repeat the same ids in the same order, or the Idempotency-Key counts as reused.",
 		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.trackedBatchStatus("paused"),
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodPut, pattern: trackedBase + "/batch/resume", id: "batchResumeTrackedQueries",
-		tag: "tracked queries", summary: "Resume several tracked queries", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Resume several tracked queries",
 		description: "Always 200 with successful and failed, in the order ids first appear; already-active queries are " +
 			"successes. No check is run. A retry must repeat the same ids in the same order.",
 		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.trackedBatchStatus("active"),
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodPost, pattern: trackedBase + "/bulk-delete", id: "bulkDeleteTrackedQueries",
-		tag: "tracked queries", summary: "Delete several tracked queries", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Delete several tracked queries",
 		description: "Hard delete, active or paused, with their cluster memberships. Their captured answers, matches, " +
 			"search pages and rank history are removed by a background cascade; until it finishes the project's " +
 			"dataDirtySince is set. Always 200 with successful and failed, in the order ids first appear.",
 		body:      trackedIDsBodySchema(),
 		response:  trackedBatchAnswerSchema(sightline.ItemTrackedQueryNotFound),
-		errors:    projectWriteErrors("organization_not_found: no accessible project has the id."),
+		errors:    projectWriteErrors(projectNotFound),
 		writeFunc: s.handleBulkDeleteTrackedQueries,
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodPut, pattern: trackedBase + "/bulk/clusters", id: "bulkAddTrackedQueryClusters",
-		tag: "tracked queries", summary: "Add several tracked queries to clusters", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Add several tracked queries to clusters",
 		description: "Adds every id to every cluster; existing memberships are skipped. Always 200 with successful and " +
 			"failed per tracked query id, in the order ids first appear.",
 		body:      trackedBulkClustersBodySchema(),
@@ -916,10 +894,9 @@ func (s *server) trackedQueryRoutes() {
 		errors:    trackedBulkMembershipErrors(),
 		writeFunc: s.trackedBulkMembershipWrite(true),
 	})
-	s.handle(route{
+	tracked.handle(route{
 		method: http.MethodDelete, pattern: trackedBase + "/bulk/clusters", id: "bulkRemoveTrackedQueryClusters",
-		tag: "tracked queries", summary: "Remove several tracked queries from clusters", role: sightline.RoleManager,
-		capability: sightline.CapabilityWrite,
+		summary: "Remove several tracked queries from clusters",
 		description: "Requires a body. Removes every id from every cluster; absent memberships are skipped. Always 200 " +
 			"with successful and failed per tracked query id, in the order ids first appear.",
 		body:      trackedBulkClustersBodySchema(),
@@ -927,16 +904,15 @@ func (s *server) trackedQueryRoutes() {
 		errors:    trackedBulkMembershipErrors(),
 		writeFunc: s.trackedBulkMembershipWrite(false),
 	})
-	s.handle(route{
-		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/projects/{projectId}/coverage",
-		id: "getTrackedQueryCoverage", tag: "tracked queries",
-		summary: "How well the project's check schedule keeps up", role: sightline.RoleViewer,
+	tracked.handle(route{
+		method: http.MethodGet, pattern: projectBase + "/coverage", id: "getTrackedQueryCoverage",
+		summary: "How well the project's check schedule keeps up",
 		description: "Reads the write model. overdue: active queries whose last completed check is older than their " +
 			"frequency's interval (daily 1 day, weekly 7 days, monthly 30 days); neverChecked: active queries never checked, " +
 			"disjoint from overdue. sample: up to 20 overdue queries, oldest last check first. Takes no parameters. " +
 			"Archived projects answer.",
 		response: s.coverageSchema(),
-		errors:   map[int]string{404: "organization_not_found: no accessible project has the id."},
+		errors:   map[int]string{404: projectNotFound},
 		read:     s.handleGetCoverage,
 	})
 }

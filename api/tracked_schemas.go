@@ -164,14 +164,14 @@ func trackedBulkClustersBodySchema() *openapi3.Schema {
 // trackedMembershipErrors are the refusals of a membership change of the
 // path's query.
 func trackedMembershipErrors() routeErrors {
-	return projectWriteErrors("organization_not_found: no accessible project, or no tracked query of it, has the id.").
+	return projectWriteErrors(trackedQueryNotFound).
 		with(400, "queryClusterIds[i] invalid_value: not a cluster of this project (nothing written).")
 }
 
 // trackedBulkMembershipErrors are the refusals of a membership change of
 // several queries; their ids fail one by one instead.
 func trackedBulkMembershipErrors() routeErrors {
-	return projectWriteErrors("organization_not_found: no accessible project has the id.").
+	return projectWriteErrors(projectNotFound).
 		with(400, "queryClusterIds[i] invalid_value: a cluster outside the project rejects the whole call; nothing is written.")
 }
 
@@ -205,4 +205,7 @@ func (s *server) coverageSchema() *openapi3.Schema {
 }
 
 // trackedBase is the path every tracked-query operation starts with.
-const trackedBase = "/api/v1/organizations/{organizationId}/projects/{projectId}/tracked-queries"
+const trackedBase = projectBase + "/tracked-queries"
+
+// trackedQueryNotFound is the 404 of an operation on one tracked query.
+const trackedQueryNotFound = "organization_not_found: no accessible project, or no tracked query of it, has the id."
