@@ -94,14 +94,10 @@ func LastChecks(ctx context.Context, conn driver.Conn, projectID uuid.UUID, only
 	})
 }
 
-// ProjectMetrics are the project listing's figures, which
-// ProjectMetricsSince reads.
-type ProjectMetrics = sightline.ProjectMetrics
-
 // ProjectMetricsSince computes the project's metrics over the passes
 // captured since since.
-func ProjectMetricsSince(ctx context.Context, conn driver.Conn, projectID uuid.UUID, since time.Time) (ProjectMetrics, error) {
-	var m ProjectMetrics
+func ProjectMetricsSince(ctx context.Context, conn driver.Conn, projectID uuid.UUID, since time.Time) (sightline.ProjectMetrics, error) {
+	var m sightline.ProjectMetrics
 	err := conn.QueryRow(ctx, `
 		WITH ranks AS (
 			SELECT

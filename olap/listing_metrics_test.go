@@ -99,7 +99,7 @@ func TestListingMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if empty != (olap.ProjectMetrics{}) {
+	if empty != (sightline.ProjectMetrics{}) {
 		t.Errorf("a project without captures: %+v, want every metric unknown", empty)
 	}
 }
