@@ -63,7 +63,7 @@ func setup(t *testing.T, opts ...setupOptions) *fixture {
 	if o.limits == (Limits{}) {
 		o.limits = Limits{PerUser: 10000, PerKey: 10000, JobStartsPerOrg: 10, AuthFailuresPerAddress: 10000, Window: DefaultLimits.Window}
 	}
-	ch, err := olap.Connect(context.Background(), olaptest.ServerURL())
+	ch, err := olap.Connect(context.Background(), olaptest.ServerURL(), nil)
 	if err != nil {
 		t.Fatalf("connecting to clickhouse: %v", err)
 	}

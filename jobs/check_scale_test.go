@@ -121,7 +121,7 @@ func TestChecksKeepAnswersWhileClickHouseIsUnreachable(t *testing.T) {
 	}
 	proxy := newChecksProxy(t, dbURL.Host)
 	dbURL.Host = proxy.addr
-	conn, err := olap.Connect(w.ctx, dbURL.String())
+	conn, err := olap.Connect(w.ctx, dbURL.String(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

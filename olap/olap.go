@@ -36,15 +36,18 @@ func Options(url string) (*clickhouse.Options, error) {
 	if opts.MaxIdleConns == 0 {
 		opts.MaxIdleConns = opts.MaxOpenConns
 	}
-	opts.TransportFunc = countReads // read_stats.go
 	return opts, nil
 }
 
 // Connect opens a connection pool and checks that the server answers.
-func Connect(ctx context.Context, url string) (driver.Conn, error) {
+// stats, when not nil, counts what ClickHouse reads for its queries.
+func Connect(ctx context.Context, url string, stats *ReadStats) (driver.Conn, error) {
 	opts, err := Options(url)
 	if err != nil {
 		return nil, err
+	}
+	if stats != nil {
+		opts.TransportFunc = stats.transport
 	}
 	conn, err := clickhouse.Open(opts)
 	if err != nil {

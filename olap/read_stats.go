@@ -8,52 +8,56 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// What ClickHouse read for this process's queries, as it reports it in the
-// X-ClickHouse-Summary header of every answer over the HTTP interface
-// (ClickHouse server and the development endpoint both send it). The
-// counters cover every connection Options configures; connections over the
-// native protocol have no such header and are not counted. ClickHouse
-// server writes the header when the answer starts, so a query that streams
-// a large result before it has read everything reports less than it reads;
-// the aggregations of the analytics answer after reading.
-var (
-	readQueries = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "sightline_clickhouse_queries_total",
-		Help: "ClickHouse answers that reported what they read (X-ClickHouse-Summary, HTTP interface only).",
-	})
-	readRows = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "sightline_clickhouse_read_rows_total",
-		Help: "Rows ClickHouse reported reading for this process's queries (X-ClickHouse-Summary read_rows).",
-	})
-	readBytes = prometheus.NewCounter(prometheus.CounterOpts{
-		Name: "sightline_clickhouse_read_bytes_total",
-		Help: "Bytes ClickHouse reported reading for this process's queries (X-ClickHouse-Summary read_bytes).",
-	})
-)
-
-// ReadCollectors are the counters of what ClickHouse read, for the
-// process's registry.
-func ReadCollectors() []prometheus.Collector {
-	return []prometheus.Collector{readQueries, readRows, readBytes}
+// ReadStats counts what ClickHouse read for the queries of the connections
+// it is given to, as ClickHouse reports it in the X-ClickHouse-Summary header
+// of every answer over the HTTP interface (ClickHouse server and the
+// development endpoint both send it); connections over the native protocol
+// have no such header and are not counted. ClickHouse server writes the
+// header when the answer starts, so a query that streams a large result
+// before it has read everything reports less than it reads; the
+// aggregations of the analytics answer after reading.
+type ReadStats struct {
+	queries, rows, bytes prometheus.Counter
 }
 
-// countReads wraps the HTTP transport clickhouse-go builds so that every
+// NewReadStats registers the counters with reg.
+func NewReadStats(reg prometheus.Registerer) *ReadStats {
+	s := &ReadStats{
+		queries: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "sightline_clickhouse_queries_total",
+			Help: "ClickHouse answers that reported what they read (X-ClickHouse-Summary, HTTP interface only).",
+		}),
+		rows: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "sightline_clickhouse_read_rows_total",
+			Help: "Rows ClickHouse reported reading for this process's queries (X-ClickHouse-Summary read_rows).",
+		}),
+		bytes: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "sightline_clickhouse_read_bytes_total",
+			Help: "Bytes ClickHouse reported reading for this process's queries (X-ClickHouse-Summary read_bytes).",
+		}),
+	}
+	reg.MustRegister(s.queries, s.rows, s.bytes)
+	return s
+}
+
+// transport wraps the HTTP transport clickhouse-go builds so that every
 // answer's summary is added to the counters.
-func countReads(t *http.Transport) (http.RoundTripper, error) {
-	return readCounter{next: t}, nil
+func (s *ReadStats) transport(t *http.Transport) (http.RoundTripper, error) {
+	return readCounter{next: t, stats: s}, nil
 }
 
 type readCounter struct {
-	next http.RoundTripper
+	next  http.RoundTripper
+	stats *ReadStats
 }
 
 func (c readCounter) RoundTrip(r *http.Request) (*http.Response, error) {
 	res, err := c.next.RoundTrip(r)
 	if err == nil {
 		if rows, bytes, ok := parseSummary(res.Header.Get("X-ClickHouse-Summary")); ok {
-			readQueries.Inc()
-			readRows.Add(float64(rows))
-			readBytes.Add(float64(bytes))
+			c.stats.queries.Inc()
+			c.stats.rows.Add(float64(rows))
+			c.stats.bytes.Add(float64(bytes))
 		}
 	}
 	return res, err

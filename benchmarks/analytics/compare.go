@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/sightline/sightline/benchmarks/internal/measure"
 	"github.com/sightline/sightline/olap"
 )
@@ -711,10 +709,8 @@ func agree(want, got figure) string {
 // compare times every headline figure three ways and prints the medians,
 // the rows ClickHouse read and both ratios.
 func (b *bench) compare(ctx context.Context) error {
-	registry := prometheus.NewRegistry()
-	registry.MustRegister(olap.ReadCollectors()...)
 	readRows := func() float64 {
-		families, _ := registry.Gather()
+		families, _ := b.chReads.Gather()
 		for _, f := range families {
 			if f.GetName() == "sightline_clickhouse_read_rows_total" {
 				return f.GetMetric()[0].GetCounter().GetValue()

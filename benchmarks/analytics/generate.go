@@ -460,7 +460,7 @@ func (b *bench) generate(ctx context.Context) error {
 	g := generator{d: b.data}
 	// A connection of its own whose answers may take long: the inserts
 	// answer when their rows and the views' are written.
-	conn, err := olap.Connect(ctx, b.chURL+"?read_timeout=30m")
+	conn, err := olap.Connect(ctx, b.chURL+"?read_timeout=30m", nil)
 	if err != nil {
 		return err
 	}

@@ -52,6 +52,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/sightline/sightline/benchmarks/internal/measure"
 	"github.com/sightline/sightline/olap"
@@ -173,6 +174,7 @@ type bench struct {
 	chURL      string
 	pool       *pgxpool.Pool
 	ch         driver.Conn
+	chReads    *prometheus.Registry // what ClickHouse reported reading for ch's queries
 	access     access
 	dropOnExit []func() error
 }
@@ -281,7 +283,7 @@ func (b *bench) createDatabases(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	chAdmin, err := olap.Connect(ctx, chServer)
+	chAdmin, err := olap.Connect(ctx, chServer, nil)
 	if err != nil {
 		return err
 	}
@@ -316,7 +318,8 @@ func (b *bench) connect(ctx context.Context) error {
 	if b.pool, err = oltp.Connect(ctx, b.pgURL, 8); err != nil {
 		return err
 	}
-	b.ch, err = olap.Connect(ctx, b.chURL)
+	b.chReads = prometheus.NewRegistry()
+	b.ch, err = olap.Connect(ctx, b.chURL, olap.NewReadStats(b.chReads))
 	return err
 }
 

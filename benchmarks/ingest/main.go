@@ -128,7 +128,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			fmt.Fprintln(os.Stderr, "ingest:", err)
 		}
 	}()
-	conn, err := olap.Connect(ctx, dbURL)
+	conn, err := olap.Connect(ctx, dbURL, nil)
 	if err != nil {
 		return err
 	}
@@ -178,7 +178,7 @@ func createDatabase(ctx context.Context, server string) (string, func() error, e
 			return "", nil, fmt.Errorf("refusing %s: only loopback servers are allowed", host)
 		}
 	}
-	admin, err := olap.Connect(ctx, server)
+	admin, err := olap.Connect(ctx, server, nil)
 	if err != nil {
 		return "", nil, err
 	}

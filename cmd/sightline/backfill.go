@@ -59,7 +59,7 @@ func backfill(ctx context.Context, cfg config, args []string, stdout, stderr io.
 	} else if err := pool.QueryRow(ctx, demoOrganizationQuery, demoOrgName, demoEmail).Scan(&orgID); err != nil {
 		return fmt.Errorf("backfill: no --org given and no demo organization (run `sightline admin demo`): %w", err)
 	}
-	ch, err := olap.Connect(ctx, cfg.ClickHouseURL)
+	ch, err := olap.Connect(ctx, cfg.ClickHouseURL, nil)
 	if err != nil {
 		return err
 	}

@@ -198,7 +198,7 @@ func TestChecksEndToEnd(t *testing.T) {
 		return e["checksUsed"] == float64(8) && e["checksAvailable"] == float64(92)
 	})
 
-	conn, err := olap.Connect(ctx, s.ch)
+	conn, err := olap.Connect(ctx, s.ch, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +315,7 @@ func TestBackfillStoresHistoryOnce(t *testing.T) {
 	if first["passes"] != float64(150) || second["passes"] != float64(150) {
 		t.Fatalf("backfills: %v and %v", first, second)
 	}
-	conn, err := olap.Connect(context.Background(), ch)
+	conn, err := olap.Connect(context.Background(), ch, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

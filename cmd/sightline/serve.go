@@ -36,17 +36,15 @@ func serve(ctx context.Context, cfg config, stderr io.Writer, withAPI, withWorke
 		return err
 	}
 	defer pool.Close()
-	ch, err := olap.Connect(ctx, cfg.ClickHouseURL)
+	registry := prometheus.NewRegistry()
+	ch, err := olap.Connect(ctx, cfg.ClickHouseURL, olap.NewReadStats(registry))
 	if err != nil {
 		return err
 	}
 	defer ch.Close()
-
-	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		oltp.NewPoolCollector(pool), oltp.NewBudgetCollector(pool), jobs.NewQueueCollector(pool),
 		jobs.NewCheckAnswersCollector(pool))
-	registry.MustRegister(olap.ReadCollectors()...)
 
 	// One writer batches the captures of every check this process runs; it
 	// is closed after River stops, so the last passes are flushed.

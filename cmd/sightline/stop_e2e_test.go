@@ -101,7 +101,7 @@ func stopUnits(t *testing.T, pool *pgxpool.Pool) (used, reserved int) {
 // passes once: none lost, none stored twice.
 func wantStored(t *testing.T, chURL string, project uuid.UUID) {
 	t.Helper()
-	conn, err := olap.Connect(context.Background(), chURL)
+	conn, err := olap.Connect(context.Background(), chURL, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func TestRestartMidDrainLosesNothing(t *testing.T) {
 	if used, reserved := stopUnits(t, pool); used != want || reserved != 0 {
 		t.Fatalf("used %d reserved %d, want %d and 0", used, reserved, want)
 	}
-	conn, err := olap.Connect(context.Background(), vars["CLICKHOUSE_URL"])
+	conn, err := olap.Connect(context.Background(), vars["CLICKHOUSE_URL"], nil)
 	if err != nil {
 		t.Fatal(err)
 	}

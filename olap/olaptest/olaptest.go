@@ -38,7 +38,7 @@ var server = dbtest.Server{
 
 // exec runs one statement on the server, outside any test database.
 func exec(ctx context.Context, serverURL, query string) error {
-	conn, err := olap.Connect(ctx, serverURL)
+	conn, err := olap.Connect(ctx, serverURL, nil)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func NewDatabase(t testing.TB) string {
 // NewConn is NewDatabase with an open connection, closed when the test ends.
 func NewConn(t testing.TB) driver.Conn {
 	t.Helper()
-	conn, err := olap.Connect(context.Background(), NewDatabase(t))
+	conn, err := olap.Connect(context.Background(), NewDatabase(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
