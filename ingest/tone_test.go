@@ -57,6 +57,8 @@ func TestExtractBoldLeadNames(t *testing.T) {
 			"- **Follow Up Boss:** Built specifically for real estate teams.\n- **LionDesk:** Lower-cost option.\n",
 			[]string{"HubSpot", "Paprika", "Follow Up Boss", "LionDesk"}},
 		{"label before a name", "- **Best overall:** Gorgias\n- **Budget pick:** Paprika\n", []string{"Gorgias", "Paprika"}},
+		{"bold name opening with a number", "**Paprika** starts at $15 a month.\n\n**Equinox** is a luxury option.\n\n" +
+			"**24 Hour Fitness** is convenient for night owls.\n", []string{"Paprika", "Equinox", "24 Hour Fitness"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

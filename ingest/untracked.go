@@ -215,7 +215,7 @@ func (e *extraction) phrases(ui int) []phrase {
 		for from < j && leadingFunctionWords[toks[from].w] {
 			from++
 		}
-		if from < j && e.isNameToken(toks[from], true) {
+		if from < j && (e.isNameToken(toks[from], true) || e.boldNumberName(toks, from)) {
 			out = append(out, e.classifyPhrase(ui, toks, from, j))
 		}
 		k = j
