@@ -166,6 +166,17 @@ func sign(x int) int {
 	return 0
 }
 
+// limitedTo reports whether token i is in what "limited to" or
+// "restricted to" confines something to, one or two words after "to".
+func limitedTo(toks []token, i int) bool {
+	for k := i - 1; k >= i-2 && k > 0; k-- {
+		if word(toks, k) == "to" && (word(toks, k-1) == "limited" || word(toks, k-1) == "restricted") {
+			return true
+		}
+	}
+	return false
+}
+
 // polarity of token i: +1 praise, -1 criticism, 0 none; a negator flips it.
 func polarity(toks []token, i int) int {
 	w := word(toks, i)
@@ -174,6 +185,8 @@ func polarity(toks []token, i int) int {
 	}
 	p := 0
 	switch {
+	case positiveWords[w] && limitedTo(toks, i):
+		// "limited to simple automations": what it is confined to, not praise
 	case positiveWords[w]:
 		p = 1
 	case negativeWords[w]:

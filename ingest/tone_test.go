@@ -26,6 +26,7 @@ func TestExtractToneCues(t *testing.T) {
 		{"Le Creuset's skillets are prettier but cost five times as much.", "Le Creuset", sightline.ToneNegative},
 		{"Budget mats from Gaiam are fine for beginners but compress quickly.", "Gaiam", sightline.ToneNegative},
 		{"Zoho is less expensive than most.", "Zoho", sightline.TonePositive},
+		{"IFTTT is limited to simple consumer automations.", "IFTTT", sightline.ToneNegative},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
