@@ -60,6 +60,8 @@ func TestExtractBoldLeadNames(t *testing.T) {
 		{"label before a name", "- **Best overall:** Gorgias\n- **Budget pick:** Paprika\n", []string{"Gorgias", "Paprika"}},
 		{"bold name opening with a number", "**Paprika** starts at $15 a month.\n\n**Equinox** is a luxury option.\n\n" +
 			"**24 Hour Fitness** is convenient for night owls.\n", []string{"Paprika", "Equinox", "24 Hour Fitness"}},
+		{"lower-case coinage leading an item", "Platforms:\n\n1. Paprika, with integrations.\n2. n8n, open source.\n" +
+			"3. mp3, a format.\n", []string{"Paprika", "n8n"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

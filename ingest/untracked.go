@@ -188,7 +188,7 @@ func (e *extraction) phrases(ui int) []phrase {
 	toks := e.tokens(ui)
 	var out []phrase
 	for k := 0; k < len(toks); {
-		if !e.isNameToken(toks[k], true) && !e.boldNumberName(toks, k) || e.inChip(toks[k].start) {
+		if !e.isNameToken(toks[k], true) && !e.boldNumberName(toks, k) && !e.itemLeadCoinage(ui, toks, k) || e.inChip(toks[k].start) {
 			k++
 			continue
 		}
@@ -215,7 +215,7 @@ func (e *extraction) phrases(ui int) []phrase {
 		for from < j && leadingFunctionWords[toks[from].w] {
 			from++
 		}
-		if from < j && (e.isNameToken(toks[from], true) || e.boldNumberName(toks, from)) {
+		if from < j && (e.isNameToken(toks[from], true) || e.boldNumberName(toks, from) || e.itemLeadCoinage(ui, toks, from)) {
 			out = append(out, e.classifyPhrase(ui, toks, from, j))
 		}
 		k = j
@@ -894,6 +894,26 @@ func describedFrom(toks []token, k int) int {
 		}
 	}
 	return k
+}
+
+// itemLeadCoinage reports whether token k is a lower-case coinage with a
+// digit between letters that opens a list item and is set off from what
+// follows ("3. n8n, open source and self-hostable"): no word, so a name.
+func (e *extraction) itemLeadCoinage(ui int, toks []token, k int) bool {
+	l := e.d.lines[e.d.units[ui].line]
+	if l.kind != lineItem || !l.first || k != firstWord(toks) || k+1 >= len(toks) || !toks[k+1].punct {
+		return false
+	}
+	rs := e.d.text[toks[k].start:toks[k].end]
+	if !unicode.IsLower(rs[0]) || isCommonWord(toks[k].w) {
+		return false
+	}
+	for i := 1; i+1 < len(rs); i++ {
+		if unicode.IsDigit(rs[i]) && unicode.IsLetter(rs[i-1]) && unicode.IsLetter(rs[i+1]) {
+			return true // "n8n", not "mp3" or "h264"
+		}
+	}
+	return false
 }
 
 // boldNumberName reports whether token k is a number opening a bold name
