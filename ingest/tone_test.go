@@ -77,3 +77,18 @@ func TestExtractBoldLeadNames(t *testing.T) {
 		})
 	}
 }
+
+// TestExtractSubjectBeforeAside checks that a name no dictionary holds is
+// read as a sentence's subject across a parenthetical aside.
+func TestExtractSubjectBeforeAside(t *testing.T) {
+	t.Parallel()
+	text := "Paprika is the most effective platform. Wellfound (formerly AngelList Talent) focuses on startup roles."
+	got := ExtractAnswer(Brands{Own: Brand{Names: []string{"Paprika"}}}, Answer{Text: text})
+	var names []string
+	for _, m := range got.Mentions {
+		names = append(names, m.BrandName)
+	}
+	if want := []string{"Paprika", "Wellfound"}; !slices.Equal(names, want) {
+		t.Errorf("brands %q, want %q", names, want)
+	}
+}

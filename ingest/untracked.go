@@ -798,7 +798,7 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	if toks[p.to-1].poss {
 		return true
 	}
-	to := e.enumerationEnd(ui, p.to)
+	to := afterAside(toks, e.enumerationEnd(ui, p.to))
 	if to+1 < len(toks) && toks[to].w == "," && relativePronouns[word(toks, to+1)] {
 		return !p.ordinary // "Herman Miller, which acquired Fully"
 	}
@@ -877,6 +877,24 @@ func (e *extraction) enumerationEnd(ui, k int) int {
 		}
 		k = next
 	}
+}
+
+// afterAside returns the token after a parenthesis opening at k ("Wellfound
+// (formerly AngelList Talent) focuses on"), k when none opens there or it
+// does not close within the sentence.
+func afterAside(toks []token, k int) int {
+	if k >= len(toks) || toks[k].w != "(" {
+		return k
+	}
+	for j := k + 1; j < len(toks); j++ {
+		switch toks[j].w {
+		case "(":
+			return k
+		case ")":
+			return j + 1
+		}
+	}
+	return k
 }
 
 // describedFrom returns the "the" opening lower-case words right before
