@@ -53,6 +53,7 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 	main, but := 0, 0
 	butNegated := false // a "but" clause of the brand's that negates: "but it can't grind fine enough"
 	butClause := false  // the brand has a clause after "but"
+	butAdds := false    // that clause adds rather than objects: "but also", "but still"
 	cond := -1          // clause of a running "if" clause: the reader's need, not the brand
 	for i := range toks {
 		ci := v.clause[i]
@@ -68,6 +69,9 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 			// "but it can't grind fine enough", "but the hardware costs $349"
 			if negators[toks[i].w] || strings.HasSuffix(toks[i].w, "n't") || toks[i].w == "costs" && (word(toks, i+1) == "" || allDigits(word(toks, i+1))) {
 				butNegated = true
+			}
+			if toks[i].w == "also" || toks[i].w == "still" {
+				butAdds = true // "but it also handles invoicing"
 			}
 		}
 		if (toks[i].w == "skip" || toks[i].w == "avoid") && !(k > i && k-i <= 4) {
@@ -104,6 +108,11 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		// "A, but B" with nothing evaluative in B: B sets itself against
 		// A ("Excellent grip, but it shows its age quickly").
 		return -sign(main)
+	}
+	if butClause && !butAdds {
+		// "Free and AI-powered, but it pushes Samsung appliances": with
+		// nothing evaluative on either side, the "but" clause is a caveat.
+		return -1
 	}
 	return sign(main)
 }

@@ -27,6 +27,8 @@ func TestExtractToneCues(t *testing.T) {
 		{"Budget mats from Gaiam are fine for beginners but compress quickly.", "Gaiam", sightline.ToneNegative},
 		{"Zoho is less expensive than most.", "Zoho", sightline.TonePositive},
 		{"IFTTT is limited to simple consumer automations.", "IFTTT", sightline.ToneNegative},
+		{"Paprika is a recipe app, but it pushes its own appliances.", "Paprika", sightline.ToneNegative},
+		{"Paprika is a recipe app, but it also plans meals.", "Paprika", sightline.ToneNeutral},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
