@@ -1,6 +1,9 @@
 package ingest
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Tone: the answer's stance toward a brand in the sentence of its first
 // mention (see classify.go for where it is decided from).
@@ -43,6 +46,9 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 			cur = owner[ci] == brand || owner[ci] == -2 && named[ci]
 		}
 		mine[ci] = cur
+		if b, ok := relativeTo(v, ci); ok && owner[ci] == -1 && b != brand {
+			mine[ci] = false // "than Keurig, whose K-Cups taste weaker": Keurig's
+		}
 	}
 	if lead {
 		for ci := 0; ci < len(owner) && owner[ci] == -1; ci++ {
@@ -115,6 +121,24 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		return -1
 	}
 	return sign(main)
+}
+
+// relativeTo returns the brand a relative clause ci speaks of when that
+// brand is what a comparison measures against: the clause opens with
+// "whose", "which" or "who" right after a comma that closes the name
+// after "than" ("than Keurig, whose K-Cups taste weaker").
+func relativeTo(v *sentenceView, ci int) (int, bool) {
+	toks := v.toks
+	f := slices.Index(v.clause, ci) // a boundary's comma opens its clause
+	if f < 1 || f+1 >= len(toks) || toks[f].w != "," || !(toks[f+1].w == "whose" || toks[f+1].w == "which" || toks[f+1].w == "who") {
+		return 0, false
+	}
+	for j := f - 1; j >= 0 && j >= f-3 && !toks[j].punct; j-- {
+		if v.brandAt[j] >= 0 {
+			return v.brandAt[j], measuredAgainst(toks, j)
+		}
+	}
+	return 0, false
 }
 
 // measuredAgainst reports whether the brand at i is what a comparison
