@@ -278,6 +278,9 @@ func polarity(toks []token, i int) int {
 		if prev == "nothing" {
 			p = -1 // "look nothing like the photos"
 		}
+		if word(toks, i+1) == "" && (word(toks, i-2) == "many" || word(toks, i-2) == "most") {
+			p = 1 // "a middle ground that many startups like"
+		}
 	case "varies", "vary":
 		if prev == "quality" || prev == "service" || prev == "support" || prev == "sizing" || prev == "reliability" {
 			p = -1 // "quality varies by instructor"

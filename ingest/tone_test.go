@@ -30,6 +30,7 @@ func TestExtractToneCues(t *testing.T) {
 		{"Paprika is a recipe app, but it pushes its own appliances.", "Paprika", sightline.ToneNegative},
 		{"Paprika is a recipe app, but it also plans meals.", "Paprika", sightline.ToneNeutral},
 		{"Nespresso's Vertuo makes better coffee than Keurig, whose K-Cups taste weaker.", "Nespresso", sightline.TonePositive},
+		{"Shortcut is a middle ground that many startups like.", "Shortcut", sightline.TonePositive},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
