@@ -303,6 +303,15 @@ func polarity(toks []token, i int) int {
 		if next := word(toks, i+1); lessLeads[prev] && next != "" && !negativeWords[next] && !priceNouns[next] {
 			p = -1 // "offer less privacy", "remain less private"
 		}
+	case "above":
+		if prev == "punches" || prev == "punch" || prev == "way" && strings.HasPrefix(word(toks, i-2), "punch") {
+			p = 1 // "punches way above its $70 price"
+		}
+	case "expensive":
+		looks := lookVerbs[word(toks, i-2)] || lookVerbs[word(toks, i-3)] && word(toks, i-2) == "far"
+		if looks && prev == "more" && word(toks, i+1) == "than" && (word(toks, i+2) == "its" || word(toks, i+2) == "it") {
+			p = 1 // "looks far more expensive than its $180 price"
+		}
 	case "down":
 		if prev == "shut" || prev == "shuts" {
 			p = -1 // "shut down in 2023"

@@ -31,6 +31,9 @@ func TestExtractToneCues(t *testing.T) {
 		{"Paprika is a recipe app, but it also plans meals.", "Paprika", sightline.ToneNeutral},
 		{"Nespresso's Vertuo makes better coffee than Keurig, whose K-Cups taste weaker.", "Nespresso", sightline.TonePositive},
 		{"Shortcut is a middle ground that many startups like.", "Shortcut", sightline.TonePositive},
+		{"Timemore C3 – A hand grinder that punches way above its $70 price.", "Timemore", sightline.TonePositive},
+		{"Orient Bambino – A dressy automatic that looks far more expensive than its $180 price.", "Orient", sightline.TonePositive},
+		{"Orient watches look more expensive than Seiko's.", "Orient", sightline.ToneNegative},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

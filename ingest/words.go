@@ -497,6 +497,10 @@ var costVerbs = wordSet(`cost costs weigh weighs charge charges`)
 var wearVerbs = wordSet(`wear wears wore drain drains die dies break breaks fade fades degrade degrades compress compresses
 	flatten flattens peel peels`)
 
+// lookVerbs say how something appears: "looks more expensive than its
+// price" praises.
+var lookVerbs = wordSet(`look looks looked feel feels felt seem seems`)
+
 // lessLeads before "less" make it a shortfall: "offers less privacy".
 var lessLeads = wordSet(`offer offers offered give gives provide provides remain remains is are feel feels far much`)
 
