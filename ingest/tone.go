@@ -243,6 +243,9 @@ func polarity(toks []token, i int) int {
 		if prev == "falls" || prev == "fall" || prev == "fell" || prev == "lags" {
 			p = -1
 		}
+		if next := word(toks, i+2); w == "behind" && (word(toks, i+1) == "a" || word(toks, i+1) == "the") && (next == "paywall" || next == "subscription") {
+			p = -1 // "the best content is behind a subscription"
+		}
 	case "fees", "costs", "charges":
 		if prev == "hidden" || prev == "extra" || prev == "high" {
 			p = -1

@@ -34,6 +34,7 @@ func TestExtractToneCues(t *testing.T) {
 		{"Timemore C3 – A hand grinder that punches way above its $70 price.", "Timemore", sightline.TonePositive},
 		{"Orient Bambino – A dressy automatic that looks far more expensive than its $180 price.", "Orient", sightline.TonePositive},
 		{"Orient watches look more expensive than Seiko's.", "Orient", sightline.ToneNegative},
+		{"Tynker – Guided lessons and Minecraft modding, but the best content is behind a subscription.", "Tynker", sightline.ToneNegative},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
