@@ -264,6 +264,10 @@ func TestChecksReportWithoutReviewSystemQueuesIt(t *testing.T) {
 	if rf.review.count() != 0 {
 		t.Fatal("forwarded without a review URL")
 	}
+	// Refused reports queue nothing.
+	assertError(t, rf.report(rf.owner.key, path, `{"type":"praise"}`, uuid.NewString()), 400, sightline.CodeValidation)
+	assertError(t, rf.report(rf.owner.key, rf.reportPath(rf.query.String(), uuid.NewString()), body, uuid.NewString()),
+		404, sightline.CodeOrganizationNotFound)
 	reportID := uuid.MustParse(r.json(t)["reportId"].(string))
 	queued, err := oltp.AnswerReports(context.Background(), rf.pool, uuid.Nil, 1000)
 	if err != nil {

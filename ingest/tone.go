@@ -46,7 +46,7 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 			cur = owner[ci] == brand || owner[ci] == -2 && named[ci]
 		}
 		mine[ci] = cur
-		if b, ok := relativeTo(v, ci); ok && owner[ci] == -1 && b != brand {
+		if b, ok := relativeTo(v, ci); owner[ci] == -1 && ok && b != brand {
 			mine[ci] = false // "than Keurig, whose K-Cups taste weaker": Keurig's
 		}
 	}

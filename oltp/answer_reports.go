@@ -44,8 +44,9 @@ func QueueAnswerReport(ctx context.Context, tx pgx.Tx, r AnswerReport) error {
 }
 
 // AnswerReports lists the queued reports, oldest first, at most limit of
-// them reported after the report after (uuid.Nil: from the start); the
-// last id of a page is the next page's after.
+// them reported after the report after (uuid.Nil: from the start; an id
+// not in the queue lists nothing); the last id of a page is the next
+// page's after.
 func AnswerReports(ctx context.Context, db DBTX, after uuid.UUID, limit int) ([]AnswerReport, error) {
 	return queryRows(ctx, db, pgx.RowToStructByName[AnswerReport], "listing answer reports", `
 		SELECT id, type, comment, missed_brand_names, organization_id, project_id,
