@@ -127,6 +127,18 @@ func pgDump(t *testing.T) string {
 // so each Down must undo its Up exactly.
 func downAndUpAgain(ctx context.Context, t *testing.T, dialect goose.Dialect, db *sql.DB, files fs.FS, dir string) {
 	t.Helper()
+	provider := newProvider(t, dialect, db, files, dir)
+	if _, err := provider.DownTo(ctx, 0); err != nil {
+		t.Fatalf("rolling back every %s migration: %v", dir, err)
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		t.Fatalf("applying every %s migration again: %v", dir, err)
+	}
+}
+
+// newProvider applies the migrations of dir in files to db.
+func newProvider(t *testing.T, dialect goose.Dialect, db *sql.DB, files fs.FS, dir string) *goose.Provider {
+	t.Helper()
 	sub, err := fs.Sub(files, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -135,12 +147,7 @@ func downAndUpAgain(ctx context.Context, t *testing.T, dialect goose.Dialect, db
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := provider.DownTo(ctx, 0); err != nil {
-		t.Fatalf("rolling back every %s migration: %v", dir, err)
-	}
-	if _, err := provider.Up(ctx); err != nil {
-		t.Fatalf("applying every %s migration again: %v", dir, err)
-	}
+	return provider
 }
 
 // checkRecorded compares the migrated schema with its record, or records
@@ -182,4 +189,35 @@ func firstDifference(want, got string) string {
 	from := max(0, i-3)
 	return "recorded:\n" + strings.Join(w[from:min(len(w), i+4)], "\n") +
 		"\nbuilt:\n" + strings.Join(g[from:min(len(g), i+4)], "\n")
+}
+
+// Rolled back past exact rate limits, the database still answers what the
+// binaries of that time ask: rate_limit_take admits up to the limit, and
+// their sweep of idle buckets runs.
+func TestPostgresRollbackOfExactLimitsServesOlderBinaries(t *testing.T) {
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, oltptest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	db := stdlib.OpenDBFromPool(pool)
+	defer db.Close()
+	if _, err := newProvider(t, goose.DialectPostgres, db, schema.Postgres, "postgres").DownTo(ctx, 8); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bool{true, true, false} {
+		var allowed bool
+		var retryAfter float64
+		if err := pool.QueryRow(ctx, `SELECT allowed, retry_after_seconds FROM rate_limit_take('user:1', 2, 60)`).
+			Scan(&allowed, &retryAfter); err != nil {
+			t.Fatal(err)
+		}
+		if allowed != want || allowed != (retryAfter == 0) {
+			t.Errorf("request %d: allowed %v, retry after %v s; want allowed %v", i+1, allowed, retryAfter, want)
+		}
+	}
+	if _, err := pool.Exec(ctx, `DELETE FROM rate_limit_buckets WHERE window_start < extract(epoch FROM now()) - 2 * $1::double precision`, 60); err != nil {
+		t.Errorf("older binaries' sweep: %v", err)
+	}
 }
