@@ -29,8 +29,13 @@ type capturesFixture struct {
 
 func newCapturesFixture(t testing.TB) *capturesFixture {
 	t.Helper()
+	return capturesFixtureOn(t, olaptest.NewConn(t))
+}
+
+// capturesFixtureOn is a fixture on a database of the test's own making.
+func capturesFixtureOn(t testing.TB, conn driver.Conn) *capturesFixture {
 	return &capturesFixture{
-		t: t, conn: olaptest.NewConn(t),
+		t: t, conn: conn,
 		org: uuid.New(), project: uuid.New(), compA: uuid.New(), compB: uuid.New(),
 		day:       time.Now().UTC().AddDate(0, 0, -3).Truncate(24 * time.Hour),
 		ownDomain: "own.example", aDom: "a.example", bDom: "b.example", newsDomain: "news.example",

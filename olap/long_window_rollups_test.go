@@ -3,13 +3,16 @@ package olap_test
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"testing"
 
 	"github.com/ClickHouse/clickhouse-go/v2"
 	"github.com/google/uuid"
+	"github.com/pressly/goose/v3"
 
 	"github.com/sightline/sightline/olap"
 	"github.com/sightline/sightline/olap/olaptest"
+	"github.com/sightline/sightline/schema"
 )
 
 // longWindowRollups reads, as text, what the rollups of migration 00006
@@ -133,4 +136,49 @@ func TestLongWindowRollupsFollowDeletes(t *testing.T) {
 	if again != after {
 		t.Errorf("the retried flush changed the rollups:\n%+v\nwant\n%+v", again, after)
 	}
+}
+
+// TestMonthlyRollupsFillFromTheDailyRollups checks the fill of migration
+// 00006: daily rollups stored before the monthly tables existed end up in
+// them, summed per month.
+func TestMonthlyRollupsFillFromTheDailyRollups(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := olaptest.NewDatabase(t)
+	conn, err := olap.Connect(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	f := capturesFixtureOn(t, conn)
+	earlier := *f
+	earlier.day = f.day.AddDate(0, -2, -3)
+	passes := append(f.dataset().passes, earlier.dataset().passes...)
+	if err := olaptest.InsertPasses(ctx, conn, passes); err != nil {
+		t.Fatal(err)
+	}
+
+	db, err := olap.OpenDB(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	migrations, err := fs.Sub(schema.ClickHouse, "clickhouse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	provider, err := goose.NewProvider(goose.DialectClickHouse, db, migrations)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := provider.DownTo(ctx, 5); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.count("SELECT count() FROM system.tables WHERE database = currentDatabase() AND name LIKE '%monthly%'"); n != 0 {
+		t.Fatalf("rolled back to 00005, the database still has %d monthly tables or views", n)
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	readLongWindowRollups(t, f).check(t, "after the fill")
 }

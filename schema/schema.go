@@ -1,7 +1,10 @@
 // Package schema holds Sightline's database migrations, embedded in the
 // binary, and applies them: Postgres (configuration and write-model state),
-// River's own tables, and ClickHouse (captures and analytics). Migration
-// files are frozen once landed; a change is always a new file.
+// River's own tables, and ClickHouse (captures and analytics). What a
+// landed migration builds is frozen, as databases have run it: a schema
+// change is always a new file, and a landed file may only be re-expressed
+// when the schema it builds stays the one recorded in testdata (see
+// migrations_test.go).
 package schema
 
 import "embed"

@@ -18,9 +18,10 @@
 -- tracked_query_id and competitor_id, so olap.DeleteTrackedQueries and olap.DeleteCompetitor
 -- delete from them like from the daily rollups. They are kept a month longer than the daily
 -- rollups: a month is read only when the whole month lies inside a window, whose first day is
--- at most 16 months old. The migration fills them from the daily rollups with the views' own
--- SELECT; run it before workers write captures (sightline migrate precedes serve and worker),
--- as rows written between the view's creation and the fill would be counted twice.
+-- at most 16 months old. The migration fills them with every daily row dated to its month,
+-- which the tables' merges sum as the views' GROUP BY does; run it before workers write
+-- captures (sightline migrate precedes serve and worker), as rows written between the view's
+-- creation and the fill would be counted twice.
 
 -- +goose Up
 -- +goose StatementBegin
@@ -121,38 +122,7 @@ COMMENT 'Feeds ranks_monthly from every insert into ranks_daily';
 -- +goose StatementEnd
 
 -- +goose StatementBegin
-INSERT INTO ranks_monthly
-SELECT
-    project_id,
-    toStartOfMonth(day) AS day,
-    tracked_query_id,
-    engine,
-    country,
-    relation,
-    competitor_id,
-    sum(passes) AS passes,
-    sum(mention_count) AS mention_count,
-    sum(mention_position_sum) AS mention_position_sum,
-    sum(mention_position_sq_sum) AS mention_position_sq_sum,
-    min(mention_position_min) AS mention_position_min,
-    sumMap(mention_positions) AS mention_positions,
-    sum(link_count) AS link_count,
-    sum(link_position_sum) AS link_position_sum,
-    sum(link_position_sq_sum) AS link_position_sq_sum,
-    min(link_position_min) AS link_position_min,
-    sumMap(link_positions) AS link_positions,
-    sum(serp_count) AS serp_count,
-    sum(serp_position_sum) AS serp_position_sum,
-    sum(serp_position_sq_sum) AS serp_position_sq_sum,
-    min(serp_position_min) AS serp_position_min,
-    sumMap(serp_positions) AS serp_positions,
-    sum(shopping_count) AS shopping_count,
-    sum(shopping_position_sum) AS shopping_position_sum,
-    sum(shopping_position_sq_sum) AS shopping_position_sq_sum,
-    min(shopping_position_min) AS shopping_position_min,
-    sumMap(shopping_positions) AS shopping_positions
-FROM ranks_daily
-GROUP BY project_id, day, tracked_query_id, engine, country, relation, competitor_id;
+INSERT INTO ranks_monthly SELECT * REPLACE (toStartOfMonth(day) AS day) FROM ranks_daily;
 -- +goose StatementEnd
 
 -- +goose StatementBegin
@@ -214,29 +184,7 @@ COMMENT 'Feeds mentions_monthly from every insert into mentions_daily';
 -- +goose StatementEnd
 
 -- +goose StatementBegin
-INSERT INTO mentions_monthly
-SELECT
-    project_id,
-    toStartOfMonth(day) AS day,
-    tracked_query_id,
-    engine,
-    country,
-    relation,
-    competitor_id,
-    sum(mentions) AS mentions,
-    sum(worth) AS worth,
-    sum(tone_positive) AS tone_positive,
-    sum(tone_neutral) AS tone_neutral,
-    sum(tone_negative) AS tone_negative,
-    sum(type_recommendation) AS type_recommendation,
-    sum(type_comparison) AS type_comparison,
-    sum(type_listing) AS type_listing,
-    sum(type_example) AS type_example,
-    sum(type_reference) AS type_reference,
-    sum(qualifier_direct) AS qualifier_direct,
-    sum(qualifier_conditional) AS qualifier_conditional
-FROM mentions_daily
-GROUP BY project_id, day, tracked_query_id, engine, country, relation, competitor_id;
+INSERT INTO mentions_monthly SELECT * REPLACE (toStartOfMonth(day) AS day) FROM mentions_daily;
 -- +goose StatementEnd
 
 -- +goose Down
