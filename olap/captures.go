@@ -662,6 +662,12 @@ func insertColumns(ctx context.Context, conn driver.Conn) ([numCaptureTables][]c
 	return columns, nil
 }
 
+// storedLookupPasses is how many passes one lookup of stored passes names:
+// each capture table's arm lists their runs and tracked queries, and the
+// whole query must stay well inside ClickHouse's max_query_size (256 KiB by
+// default) however many passes a flush holds.
+const storedLookupPasses = 200
+
 // storedPasses returns, per table, which of the entries' passes it already
 // holds; Fresh passes are not looked up. The lookup narrows by project, day and tracked query, the head of
 // every sorting key, then by run. Values are formatted from typed UUIDs and dates, so the
@@ -671,12 +677,26 @@ func storedPasses(ctx context.Context, conn driver.Conn, entries []*passEntry) (
 	for t := range stored {
 		stored[t] = map[passKey]bool{}
 	}
+	var retried []*passEntry
+	for _, e := range entries {
+		if !e.rows.Fresh {
+			retried = append(retried, e)
+		}
+	}
+	for chunk := range slices.Chunk(retried, storedLookupPasses) {
+		if err := lookUpStoredPasses(ctx, conn, chunk, stored); err != nil {
+			return stored, err
+		}
+	}
+	return stored, nil
+}
+
+// lookUpStoredPasses marks in stored, per table, which of the entries'
+// passes the table holds, in one query.
+func lookUpStoredPasses(ctx context.Context, conn driver.Conn, entries []*passEntry, stored [numCaptureTables]map[passKey]bool) error {
 	projects, days, queries, runs := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	var wanted [numCaptureTables]bool
 	for _, e := range entries {
-		if e.rows.Fresh {
-			continue
-		}
 		projects["'"+e.rows.ProjectID.String()+"'"] = true
 		days["'"+e.rows.CapturedAt.UTC().Format(time.DateOnly)+"'"] = true
 		queries["'"+e.rows.TrackedQueryID.String()+"'"] = true
@@ -696,11 +716,11 @@ func storedPasses(ctx context.Context, conn driver.Conn, entries []*passEntry) (
 		}
 	}
 	if len(selects) == 0 {
-		return stored, nil
+		return nil
 	}
 	rows, err := conn.Query(ctx, strings.Join(selects, "\nUNION ALL\n"))
 	if err != nil {
-		return stored, fmt.Errorf("looking up stored passes: %w", err)
+		return fmt.Errorf("looking up stored passes: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -709,12 +729,12 @@ func storedPasses(ctx context.Context, conn driver.Conn, entries []*passEntry) (
 			key passKey
 		)
 		if err := rows.Scan(&t, &key.run, &key.pass); err != nil {
-			return stored, fmt.Errorf("reading stored passes: %w", err)
+			return fmt.Errorf("reading stored passes: %w", err)
 		}
 		stored[t][key] = true
 	}
 	if err := rows.Err(); err != nil {
-		return stored, fmt.Errorf("reading stored passes: %w", err)
+		return fmt.Errorf("reading stored passes: %w", err)
 	}
-	return stored, nil
+	return nil
 }

@@ -328,3 +328,31 @@ func TestWriterStoresFreshPassesWithoutLookingThemUp(t *testing.T) {
 		t.Errorf("counts %v after re-sending the stored passes, want %v (13 rank rows)", after, before)
 	}
 }
+
+// A drain after an outage sends many passes that earlier attempts may have
+// stored; one flush must look them all up, however many runs they span.
+func TestWriterLooksUpAFlushOfManyRetriedPasses(t *testing.T) {
+	t.Parallel()
+	f := newCapturesFixture(t)
+	const runs = 3000
+	passes := make([]olap.PassRows, runs)
+	for i := range passes {
+		p := f.pass(uuid.New(), uuid.New(), sightline.EngineChatGPT, 0, 1, i%20)
+		p.ResponseText = "Own is named."
+		p.Mentions = []olap.Mention{f.own(1, sightline.MentionListing, sightline.ToneNeutral, sightline.QualifierDirect)}
+		passes[i] = p
+	}
+	w := olap.NewWriter(f.conn, olap.WriterOptions{Attempts: 1})
+	t.Cleanup(func() { _ = w.Close(context.Background()) })
+	ctx := context.Background()
+	if err := w.Write(ctx, passes[:runs/2]...); err != nil {
+		t.Fatal(err)
+	}
+	// Half of them again, as a retry would send them, with the rest.
+	if err := w.Write(ctx, passes...); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.count("SELECT count() FROM rank_rows WHERE project_id = ?", f.project); n != runs {
+		t.Errorf("rank_rows holds %d rows, want one per pass: %d", n, runs)
+	}
+}
