@@ -36,6 +36,17 @@ func Options(url string) (*clickhouse.Options, error) {
 	if opts.MaxIdleConns == 0 {
 		opts.MaxIdleConns = opts.MaxOpenConns
 	}
+	// A cluster filter lists its tracked queries in the query text, in
+	// every arm that reads a window, and a cluster may hold thousands: with
+	// ClickHouse's default of 256 KiB a read filtered by about a thousand
+	// queries was refused. 16 MiB holds some 70,000 (the URL's
+	// max_query_size overrides).
+	if opts.Settings == nil {
+		opts.Settings = clickhouse.Settings{}
+	}
+	if _, set := opts.Settings["max_query_size"]; !set {
+		opts.Settings["max_query_size"] = 16 << 20
+	}
 	return opts, nil
 }
 
