@@ -66,22 +66,22 @@ type reportBody struct {
 	MissedBrandNames []string `json:"missedBrandNames"`
 }
 
-// reportInput checks what the validator cannot: the comment's length in
+// normalize checks what the validator cannot: the comment's length in
 // characters, and the missed brand names, which are trimmed, must not be
 // empty or longer than 255 characters, and count at most 50 once
-// duplicates (ignoring case) are collapsed. An empty comment is none.
-func reportInput(in *reportBody) (comment *string, names []string, err error) {
-	errs := sightline.ValidationErrors{}
-	if in.Comment != nil {
-		if utf8.RuneCountInString(*in.Comment) > maxReportComment {
+// duplicates (ignoring case) are collapsed. An empty comment becomes none,
+// and the names the trimmed distinct ones.
+func (b *reportBody) normalize(errs sightline.ValidationErrors) {
+	if b.Comment != nil {
+		if utf8.RuneCountInString(*b.Comment) > maxReportComment {
 			errs.Add("comment", sightline.DetailOutOfRange, "must have at most %d characters", maxReportComment)
-		} else if *in.Comment != "" {
-			comment = in.Comment
+		} else if *b.Comment == "" {
+			b.Comment = nil
 		}
 	}
 	seen := map[string]bool{}
-	names = []string{}
-	for i, raw := range in.MissedBrandNames {
+	names := []string{}
+	for i, raw := range b.MissedBrandNames {
 		name := strings.TrimSpace(raw)
 		field := fmt.Sprintf("missedBrandNames[%d]", i)
 		switch n := utf8.RuneCountInString(name); {
@@ -97,7 +97,7 @@ func reportInput(in *reportBody) (comment *string, names []string, err error) {
 	if len(names) > maxMissedBrandNames {
 		errs.Add("missedBrandNames", sightline.DetailOutOfRange, "must name at most %d distinct brands", maxMissedBrandNames)
 	}
-	return comment, names, errs.Err()
+	b.MissedBrandNames = names
 }
 
 // reportAnswer says the report was accepted for review.
@@ -132,11 +132,7 @@ func reportBodySchema() *openapi3.Schema {
 // process dies) every retry under the key answers
 // operation_outcome_uncertain instead of forwarding again.
 func (s *server) handleReportAIResponse(r *request, tx pgx.Tx) (int, any, error) {
-	body, err := decodeBody[reportBody](r.body)
-	if err != nil {
-		return 0, nil, err
-	}
-	comment, names, err := reportInput(body)
+	body, err := decodeNormalized[reportBody](r.body)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -166,7 +162,7 @@ func (s *server) handleReportAIResponse(r *request, tx pgx.Tx) (int, any, error)
 		return 0, nil, err
 	}
 	report := oltp.AnswerReport{
-		ReportID: uuid.Must(uuid.NewV7()), Type: body.Type, Comment: comment, MissedBrandNames: names,
+		ReportID: uuid.Must(uuid.NewV7()), Type: body.Type, Comment: body.Comment, MissedBrandNames: body.MissedBrandNames,
 		OrganizationID: r.organizationID, ProjectID: p.ID, TrackedQueryID: queryID, AIResponseID: responseID,
 		CheckRunID: runID, ReportedBy: r.key.User.ID, ReportedAt: sightline.Timestamp{Time: time.Now().UTC()},
 	}

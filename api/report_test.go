@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -382,6 +383,13 @@ func TestChecksReportRefusals(t *testing.T) {
 				t.Fatalf("details %v, want %s: %s", detailCodesOf(t, m), c.field, c.code)
 			}
 		})
+	}
+	// One answer names every field at fault.
+	m := assertError(t, rf.report(rf.owner.key, path, `{"type":"spam","severity":1,"comment":"`+strings.Repeat("é", 1001)+
+		`","missedBrandNames":`+names(51)+`}`, uuid.NewString()), 400, sightline.CodeValidation)
+	if got, want := detailCodesOf(t, m), map[string][]string{"type": {"invalid_value"}, "severity": {"unknown_field"},
+		"comment": {"out_of_range"}, "missedBrandNames": {"out_of_range"}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("details %v, want %v", got, want)
 	}
 	// 50 distinct names, repeated in another case, are fine; 1000 characters too.
 	dupes := strings.TrimSuffix(names(50), "]") + `,"BRAND 1","brand 2"]`

@@ -203,17 +203,12 @@ type trackedCreateAnswer struct {
 	Failed     []trackedCreateFailure `json:"failed"`
 }
 
-// trackedCreateInput checks what the validator cannot: texts normalise to
-// 1..500 characters, countries are ISO codes, the locale is ISO 639-1, the
-// cross product fits the limit. Countries and locale are accepted in any
-// case and stored as US and en.
-func trackedCreateInput(in *trackedCreateBody) (oltp.NewTrackedQueries, error) {
-	errs := sightline.ValidationErrors{}
-	out := oltp.NewTrackedQueries{
-		Engines: in.Engines, CheckFrequency: in.CheckFrequency, NPasses: in.NPasses,
-		ClusterIDs: trackedDistinct(in.QueryClusterIDs),
-	}
-	for i, raw := range in.QueryTexts {
+// normalize checks what the validator cannot and normalises in place:
+// texts normalise to 1..500 characters, countries are ISO codes, the locale
+// is ISO 639-1, the cross product fits the limit. Countries and locale are
+// accepted in any case and stored as US and en.
+func (b *trackedCreateBody) normalize(errs sightline.ValidationErrors) {
+	for i, raw := range b.QueryTexts {
 		field := fmt.Sprintf("queryTexts[%d]", i)
 		text := oltp.NormalizeQueryText(raw)
 		switch n := utf8.RuneCountInString(text); {
@@ -222,37 +217,36 @@ func trackedCreateInput(in *trackedCreateBody) (oltp.NewTrackedQueries, error) {
 		case n > oltp.MaxQueryTextLength:
 			errs.Add(field, sightline.DetailOutOfRange, "must have at most %d characters once normalised", oltp.MaxQueryTextLength)
 		}
-		out.QueryTexts = append(out.QueryTexts, text)
+		b.QueryTexts[i] = text
 	}
-	for i, raw := range in.Countries {
+	for i, raw := range b.Countries {
 		code, ok := trackedCountryCode(raw)
 		if !ok {
 			errs.Add(fmt.Sprintf("countries[%d]", i), sightline.DetailInvalidValue, "must be an ISO 3166-1 alpha-2 country code")
 		}
-		out.Countries = append(out.Countries, code)
+		b.Countries[i] = code
 	}
-	if in.Locale != nil {
-		locale := strings.ToLower(*in.Locale)
+	if b.Locale != nil {
+		locale := strings.ToLower(*b.Locale)
 		if !trackedLanguages[locale] {
 			errs.Add("locale", sightline.DetailInvalidValue, "must be an ISO 639-1 language code of 2 letters")
 		}
-		out.Locale = &locale
+		b.Locale = &locale
 	}
-	if n := out.Combinations(); n > maxTrackedCombinations {
+	if n := len(b.QueryTexts) * len(b.Engines) * len(b.Countries); n > maxTrackedCombinations {
 		errs.Add("body", sightline.DetailOutOfRange,
 			"queryTexts x engines x countries gives %d combinations; at most %d are allowed", n, maxTrackedCombinations)
 	}
-	return out, errs.Err()
 }
 
 func (s *server) handleCreateTrackedQueries(r *request, tx pgx.Tx) (int, any, error) {
-	body, err := decodeBody[trackedCreateBody](r.body)
+	body, err := decodeNormalized[trackedCreateBody](r.body)
 	if err != nil {
 		return 0, nil, err
 	}
-	in, err := trackedCreateInput(body)
-	if err != nil {
-		return 0, nil, err
+	in := oltp.NewTrackedQueries{
+		QueryTexts: body.QueryTexts, Engines: body.Engines, Countries: body.Countries, Locale: body.Locale,
+		CheckFrequency: body.CheckFrequency, NPasses: body.NPasses, ClusterIDs: trackedDistinct(body.QueryClusterIDs),
 	}
 	ctx := r.Context()
 	p, err := s.projectForWrite(r, tx)

@@ -304,6 +304,12 @@ func TestTrackedQueriesCreateValidation(t *testing.T) {
 		{"malformed cluster id", with(map[string]any{"queryClusterIds": []string{"nope"}}),
 			map[string]string{"queryClusterIds[0]": "invalid_uuid"}},
 		{"string for a number", with(map[string]any{"nPasses": "2"}), map[string]string{"nPasses": "invalid_type"}},
+		{"every field at fault at once", with(map[string]any{"engines": []string{"bing"}, "checkFrequency": "hourly",
+			"nPasses": 0, "countries": []string{"USA"}, "locale": "eng", "queryTexts": []string{" - "}}),
+			map[string]string{"engines[0]": "invalid_value", "checkFrequency": "invalid_value", "nPasses": "out_of_range",
+				"countries[0]": "invalid_value", "locale": "invalid_value", "queryTexts[0]": "invalid_value"}},
+		{"a field that fails to decode beside others", with(map[string]any{"nPasses": "2", "countries": []string{"USA"}}),
+			map[string]string{"nPasses": "invalid_type", "countries[0]": "invalid_value"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
