@@ -245,6 +245,7 @@ func TestQueryParameters(t *testing.T) {
 		{"?limit=101", map[string][]string{"limit": {"out_of_range"}}},
 		{"?limit=abc", map[string][]string{"limit": {"invalid_type"}}},
 		{"?offset=-1", map[string][]string{"offset": {"out_of_range"}}},
+		{"?offset=2147483648", map[string][]string{"offset": {"out_of_range"}}},
 		{"?limit=1&limit=2", map[string][]string{"limit": {"invalid_value"}}},
 		{"?sortBy=popularity&sortOrder=up", map[string][]string{"sortBy": {"invalid_value"}, "sortOrder": {"invalid_value"}}},
 		{"?status=deleted", map[string][]string{"status": {"invalid_value"}}},
@@ -277,6 +278,12 @@ func TestQueryParameters(t *testing.T) {
 			if body := assertError(t, r, 400, sightline.CodeBadRequest); !strings.Contains(body["message"].(string), "query string") {
 				t.Errorf("%s: message %q", name, body["message"])
 			}
+		}
+	})
+	t.Run("bounds are written in full", func(t *testing.T) {
+		r := f.do(call{method: "GET", path: "/api/v1/organizations?offset=-1", key: m.key})
+		if body := assertError(t, r, 400, sightline.CodeValidation); !strings.Contains(string(r.body), "between 0 and 2147483647") {
+			t.Errorf("details %v", body["details"])
 		}
 	})
 	t.Run("a no-parameter operation refuses any", func(t *testing.T) {

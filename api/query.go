@@ -19,7 +19,8 @@ import (
 // one answer and the document and the behaviour cannot drift apart:
 //   - a parameter the operation does not declare is unknown_field;
 //   - a scalar parameter given twice is invalid_value;
-//   - an array parameter takes repeated values or comma-separated ones;
+//   - an array parameter takes repeated values or comma-separated ones,
+//     at least one;
 //   - integers out of minimum/maximum and strings over maxLength are
 //     out_of_range, values outside an enum invalid_value, a malformed uuid
 //     invalid_uuid, a non-number invalid_type.
@@ -52,6 +53,11 @@ func checkQuery(values url.Values, declared []*openapi3.Parameter) (*queryParams
 						items = append(items, part)
 					}
 				}
+			}
+			if len(items) == 0 {
+				// An empty filter would read as no filter at all.
+				errs.Add(name, sightline.DetailInvalidValue, "must name at least one value; leave the parameter out for all")
+				continue
 			}
 			if schema.MaxItems != nil && uint64(len(items)) > *schema.MaxItems {
 				errs.Add(name, sightline.DetailOutOfRange, "must have at most %d values", *schema.MaxItems)
@@ -118,12 +124,17 @@ func checkQueryValue(s *openapi3.Schema, v string) (sightline.DetailCode, string
 func rangeText(s *openapi3.Schema) string {
 	switch {
 	case s.Min != nil && s.Max != nil:
-		return fmt.Sprintf("between %g and %g", *s.Min, *s.Max)
+		return "between " + number(*s.Min) + " and " + number(*s.Max)
 	case s.Min != nil:
-		return fmt.Sprintf("at least %g", *s.Min)
+		return "at least " + number(*s.Min)
 	default:
-		return fmt.Sprintf("at most %g", *s.Max)
+		return "at most " + number(*s.Max)
 	}
+}
+
+// number writes a schema bound in full: 2147483647, not 2.147483647e+09.
+func number(x float64) string {
+	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
 func enumText(values []any) string {

@@ -1212,7 +1212,7 @@ func TestTrackedQueriesSearchListing(t *testing.T) {
 	for _, q := range []string{
 		"?countries=JP", "?countries=US,Narnia", "?engines=bing", "?sortBy=name", "?sortBy=lastLinkPosition",
 		"?sortOrder=up", "?status=archived", "?limit=101", "?limit=0", "?offset=-1", "?queryClusterIds=" + c1.String(),
-		"?search=" + strings.Repeat("a", 101), "?includeUngroupedQueries=true",
+		"?search=" + strings.Repeat("a", 101), "?includeUngroupedQueries=true", "?engines=", "?countries=,",
 	} {
 		m := assertError(t, tf.get(tf.path(q)), http.StatusBadRequest, sightline.CodeValidation)
 		if len(detailCodesOf(t, m)) == 0 {
