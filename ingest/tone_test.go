@@ -35,6 +35,8 @@ func TestExtractToneCues(t *testing.T) {
 		{"Orient Bambino – A dressy automatic that looks far more expensive than its $180 price.", "Orient", sightline.TonePositive},
 		{"Orient watches look more expensive than Seiko's.", "Orient", sightline.ToneNegative},
 		{"Tynker – Guided lessons and Minecraft modding, but the best content is behind a subscription.", "Tynker", sightline.ToneNegative},
+		{"Be careful with tools such as Zoho, which users criticise for opaque pricing.", "Zoho", sightline.ToneNegative},
+		{"Reviewers criticize Zoho's support.", "Zoho", sightline.ToneNegative},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

@@ -243,7 +243,7 @@ var negativeWords = wordSet(`breach breached stolen flagged warning warnings sag
 	teurer schwachen schwach expensive pricey costly overpriced clunky slow slower buggy limited lacking poor bad worse
 	worst weak weaker difficult complicated confusing outdated dated unreliable frustrating disappointing
 	steep drawback drawbacks downside downsides issue issues problem problems complaint complaints criticism
-	criticized criticised cumbersome restrictive inferior mediocre underwhelming avoid fails failed fail failing
+	criticized criticised criticize criticise criticizes criticises criticisms opaque cumbersome restrictive inferior mediocre underwhelming avoid fails failed fail failing
 	broken glitchy bloated overkill lags lag laggy unintuitive clumsy rigid unstable insecure unresponsive
 	pricier costlier harder awkward annoying subpar sluggish inconsistent unhelpful tedious overwhelming messy
 	risky controversial concern concerns lacks lack struggles struggle problematic struggled struggling lost loses devalued devaluation devaluations worsened deteriorated
