@@ -83,6 +83,9 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		if (toks[i].w == "skip" || toks[i].w == "avoid") && !(k > i && k-i <= 4) {
 			continue // "skip the Ode and look at the Breville": aimed at another
 		}
+		if v.inName[i] {
+			continue // "Little Meadow Software", "Best Buy": a name, not a judgement
+		}
 		if i > 0 && !toks[i-1].punct && capitalised(e.d.text[toks[i].start:toks[i].end]) && capitalised(e.d.text[toks[i-1].start:toks[i-1].end]) {
 			continue // "Huggies Little Snugglers": a word of a name
 		}

@@ -37,6 +37,8 @@ func TestExtractToneCues(t *testing.T) {
 		{"Tynker – Guided lessons and Minecraft modding, but the best content is behind a subscription.", "Tynker", sightline.ToneNegative},
 		{"Be careful with tools such as Zoho, which users criticise for opaque pricing.", "Zoho", sightline.ToneNegative},
 		{"Reviewers criticize Zoho's support.", "Zoho", sightline.ToneNegative},
+		{"Little Falcon: users love its reporting.", "Little Falcon", sightline.TonePositive},
+		{"Best Buy sells the TV for $499.", "Best Buy", sightline.ToneNeutral},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
