@@ -86,6 +86,9 @@ func (e *extraction) view(ui int) *sentenceView {
 			if kind == 0 && i+1 < len(toks) {
 				kind = clauseKind(toks[i+1].w)
 			}
+			if kind == 0 && t.w == "," && v.kind[c] == 'b' {
+				kind = 'b' // "but a subtle, sometimes faint taste": the comma goes on with the "but" clause
+			}
 			c++
 			v.kind = append(v.kind, kind)
 		}

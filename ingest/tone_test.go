@@ -39,6 +39,8 @@ func TestExtractToneCues(t *testing.T) {
 		{"Reviewers criticize Zoho's support.", "Zoho", sightline.ToneNegative},
 		{"Little Falcon: users love its reporting.", "Little Falcon", sightline.TonePositive},
 		{"Best Buy sells the TV for $499.", "Best Buy", sightline.ToneNeutral},
+		{"Zevia: zero calories but a subtle, sometimes faint taste.", "Zevia", sightline.ToneNegative},
+		{"Garmin watches are pricey, but the maps, in our tests, were excellent.", "Garmin", sightline.TonePositive},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
