@@ -322,6 +322,18 @@ func polarity(toks []token, i int) int {
 		if prev == "shut" || prev == "shuts" {
 			p = -1 // "shut down in 2023"
 		}
+	case "most":
+		// "the most detailed app tracking of any brush", "offer the most
+		// greenside spin": a superlative of what it has, unless that is a
+		// fault ("the most complaints") or a mere frequency.
+		if next := word(toks, i+1); prev == "the" && next != "" && !allDigits(next) && !plainMost[next] {
+			p = 1
+			for j := i + 1; j < len(toks) && j-i <= 3 && !toks[j].punct; j++ {
+				if negativeWords[toks[j].w] {
+					p = 0
+				}
+			}
+		}
 	case "much":
 		if prev == "as" && word(toks, i-2) == "times" {
 			p = -1 // "cost five times as much"

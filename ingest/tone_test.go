@@ -41,6 +41,9 @@ func TestExtractToneCues(t *testing.T) {
 		{"Best Buy sells the TV for $499.", "Best Buy", sightline.ToneNeutral},
 		{"Zevia: zero calories but a subtle, sometimes faint taste.", "Zevia", sightline.ToneNegative},
 		{"Garmin watches are pricey, but the maps, in our tests, were excellent.", "Garmin", sightline.TonePositive},
+		{"Ninja blenders pack the most power in this price range.", "Ninja", sightline.TonePositive},
+		{"Spirit draws the most complaints of any US airline.", "Spirit", sightline.ToneNegative},
+		{"Make the most of Zoho's free plan.", "Zoho", sightline.ToneNeutral},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

@@ -501,6 +501,10 @@ var wearVerbs = wordSet(`wear wears wore drain drains die dies break breaks fade
 // price" praises.
 var lookVerbs = wordSet(`look looks looked feel feels felt seem seems`)
 
+// plainMost follow "the most" without making it praise: "the most common
+// reason", "make the most of".
+var plainMost = wordSet(`common commonly basic recent recently likely important part of out`)
+
 // lessLeads before "less" make it a shortfall: "offers less privacy".
 var lessLeads = wordSet(`offer offers offered give gives provide provides remain remains is are feel feels far much`)
 
