@@ -334,6 +334,19 @@ func polarity(toks []token, i int) int {
 				}
 			}
 		}
+	case "following", "community", "communities", "fanbase", "base", "fans":
+		// "a cult following", "a huge community of shared projects", "a
+		// loyal fan base": people who choose it.
+		size := prev
+		if w == "base" {
+			size = ""
+			if prev == "fan" || prev == "user" || prev == "customer" {
+				size = word(toks, i-2)
+			}
+		}
+		if followingSizes[size] {
+			p = 1
+		}
 	case "much":
 		if prev == "as" && word(toks, i-2) == "times" {
 			p = -1 // "cost five times as much"

@@ -44,6 +44,9 @@ func TestExtractToneCues(t *testing.T) {
 		{"Ninja blenders pack the most power in this price range.", "Ninja", sightline.TonePositive},
 		{"Spirit draws the most complaints of any US airline.", "Spirit", sightline.ToneNegative},
 		{"Make the most of Zoho's free plan.", "Zoho", sightline.ToneNeutral},
+		{"Liquid Death has a loyal fan base among festival-goers.", "Liquid Death", sightline.TonePositive},
+		{"Godot is open source, with a large community writing plugins.", "Godot", sightline.TonePositive},
+		{"Godot has a community forum.", "Godot", sightline.ToneNeutral},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

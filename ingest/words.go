@@ -505,6 +505,11 @@ var lookVerbs = wordSet(`look looks looked feel feels felt seem seems`)
 // reason", "make the most of".
 var plainMost = wordSet(`common commonly basic recent recently likely important part of out`)
 
+// followingSizes before "following", "community" or "fan base" make it
+// praise: "a cult following", "a huge community".
+var followingSizes = wordSet(`cult loyal devoted dedicated huge large big massive enormous vast active vibrant
+	passionate enthusiastic thriving growing sizable sizeable fervent`)
+
 // lessLeads before "less" make it a shortfall: "offers less privacy".
 var lessLeads = wordSet(`offer offers offered give gives provide provides remain remains is are feel feels far much`)
 
