@@ -347,6 +347,17 @@ func polarity(toks []token, i int) int {
 		if followingSizes[size] {
 			p = 1
 		}
+	case "known", "famous", "noted", "prized", "celebrated", "reputation":
+		// "Known for its on-time guarantee", "a reputation for reliability":
+		// praise unless what it is known for is a fault.
+		if word(toks, i+1) == "for" {
+			p = 1
+			for j := i + 2; j < len(toks) && j-i <= 6 && !toks[j].punct; j++ {
+				if polarity(toks, j) < 0 {
+					p = 0
+				}
+			}
+		}
 	case "much":
 		if prev == "as" && word(toks, i-2) == "times" {
 			p = -1 // "cost five times as much"

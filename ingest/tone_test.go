@@ -47,6 +47,9 @@ func TestExtractToneCues(t *testing.T) {
 		{"Liquid Death has a loyal fan base among festival-goers.", "Liquid Death", sightline.TonePositive},
 		{"Godot is open source, with a large community writing plugins.", "Godot", sightline.TonePositive},
 		{"Godot has a community forum.", "Godot", sightline.ToneNeutral},
+		{"Zappos is known for its free returns.", "Zappos", sightline.TonePositive},
+		{"Subaru has a reputation for longevity.", "Subaru", sightline.TonePositive},
+		{"Ryanair is known for its hidden fees.", "Ryanair", sightline.ToneNegative},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
