@@ -358,6 +358,11 @@ func polarity(toks []token, i int) int {
 				}
 			}
 		}
+	case "widely", "très", "largement":
+		// "widely used", "widely available", "très utilisé": many choose it.
+		if widelyDone[word(toks, i+1)] {
+			p = 1
+		}
 	case "much":
 		if prev == "as" && word(toks, i-2) == "times" {
 			p = -1 // "cost five times as much"

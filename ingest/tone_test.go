@@ -50,6 +50,9 @@ func TestExtractToneCues(t *testing.T) {
 		{"Zappos is known for its free returns.", "Zappos", sightline.TonePositive},
 		{"Subaru has a reputation for longevity.", "Subaru", sightline.TonePositive},
 		{"Ryanair is known for its hidden fees.", "Ryanair", sightline.ToneNegative},
+		{"Figma is widely used by product teams.", "Figma", sightline.TonePositive},
+		{"Valrhona : très utilisée par les pâtissiers.", "Valrhona", sightline.TonePositive},
+		{"Shipping times with Temu vary widely.", "Temu", sightline.ToneNeutral},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

@@ -510,6 +510,12 @@ var plainMost = wordSet(`common commonly basic recent recently likely important 
 var followingSizes = wordSet(`cult loyal devoted dedicated huge large big massive enormous vast active vibrant
 	passionate enthusiastic thriving growing sizable sizeable fervent`)
 
+// widelyDone follow "widely" (or French "très") when many people choose
+// a brand: "widely used", "très utilisé"; not "varies widely".
+var widelyDone = wordSet(`used adopted available praised recommended trusted loved liked respected regarded
+	considered cited stocked sold supported accepted utilisé utilisée utilisés utilisées apprécié appréciée
+	recommandé recommandée`)
+
 // lessLeads before "less" make it a shortfall: "offers less privacy".
 var lessLeads = wordSet(`offer offers offered give gives provide provides remain remains is are feel feels far much`)
 
