@@ -53,6 +53,8 @@ func TestExtractToneCues(t *testing.T) {
 		{"Figma is widely used by product teams.", "Figma", sightline.TonePositive},
 		{"Valrhona : très utilisée par les pâtissiers.", "Valrhona", sightline.TonePositive},
 		{"Shipping times with Temu vary widely.", "Temu", sightline.ToneNeutral},
+		{"Picard : un bon rapport qualité-prix.", "Picard", sightline.TonePositive},
+		{"Picard : une bonne sélection de surgelés.", "Picard", sightline.TonePositive},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

@@ -219,7 +219,7 @@ var acronyms = wordSet(`AI API CRM ERP SEO SEM SaaS PaaS IaaS B2B B2C D2C DTC SM
 var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well-reviewed well-liked
 	best-selling crowd-pleaser kid-friendly versatile bouncier softer lighter quieter nicer
 	buenas buenos mejores recomendadas recomendados gute beste zuverlässigsten zuverlässig
-	meilleurs meilleures recommandent idéale apaisante douce capable dominate dominates honest
+	meilleurs meilleures bon bonne bonnes recommandent idéale apaisante douce capable dominate dominates honest
 	beautifully gorgeous easiest fastest lowest largest strongest smoothest great excellent best top leading powerful intuitive easy easiest user-friendly reliable
 	robust affordable popular strong strongest recommended favorite favourite love loved loves impressive seamless
 	seamlessly flexible fast faster efficient standout trusted comprehensive good better excels excel ideal perfect
