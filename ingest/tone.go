@@ -213,6 +213,27 @@ func limitedTo(toks []token, i int) bool {
 	return false
 }
 
+// readerConsequence is the stance of what "so you" goes on to say with
+// the words v and next: +1 for what the reader can do or is spared ("can",
+// "never", "don't have to", "know"), -1 for what they must do or cannot.
+func readerConsequence(v, next string) int {
+	switch v {
+	case "can", "could", "never", "know", "always":
+		return 1
+	case "can't", "cannot", "couldn't", "must":
+		return -1
+	case "don't", "won't", "needn't":
+		if next == "have" || next == "need" || next == "pay" || next == "lose" || next == "waste" || next == "risk" {
+			return 1
+		}
+	case "have", "need", "will", "may":
+		if next == "to" || next == "need" || next == "have" {
+			return -1 // "so you have to", "so you will need"
+		}
+	}
+	return 0
+}
+
 // polarity of token i: +1 praise, -1 criticism, 0 none; a negator flips it.
 func polarity(toks []token, i int) int {
 	w := word(toks, i)
@@ -362,6 +383,16 @@ func polarity(toks []token, i int) int {
 		// "widely used", "widely available", "très utilisé": many choose it.
 		if widelyDone[word(toks, i+1)] {
 			p = 1
+		}
+	case "so":
+		// "Solar-powered, so you never change a battery", "so renters can
+		// install it": what it spares or lets the reader do; "so you'll
+		// need a hub" is a burden.
+		switch subject := word(toks, i+1); {
+		case subject == "you" || readerNouns[subject]:
+			p = readerConsequence(word(toks, i+2), word(toks, i+3))
+		case subject == "you'll":
+			p = readerConsequence("will", word(toks, i+2))
 		}
 	case "much":
 		if prev == "as" && word(toks, i-2) == "times" {

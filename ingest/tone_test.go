@@ -55,6 +55,10 @@ func TestExtractToneCues(t *testing.T) {
 		{"Shipping times with Temu vary widely.", "Temu", sightline.ToneNeutral},
 		{"Picard : un bon rapport qualité-prix.", "Picard", sightline.TonePositive},
 		{"Picard : une bonne sélection de surgelés.", "Picard", sightline.TonePositive},
+		{"Kindle Unlimited is a flat monthly fee, so you can read as much as you want.", "Kindle", sightline.TonePositive},
+		{"The Eufy doorbell stores clips locally, so owners don't pay a monthly fee.", "Eufy", sightline.TonePositive},
+		{"The Aqara camera needs a hub, so you'll need to buy one separately.", "Aqara", sightline.ToneNegative},
+		{"The Pegasus is a neutral shoe, so it suits most runners.", "Pegasus", sightline.ToneNeutral},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

@@ -516,6 +516,11 @@ var widelyDone = wordSet(`used adopted available praised recommended trusted lov
 	considered cited stocked sold supported accepted utilisé utilisée utilisés utilisées apprécié appréciée
 	recommandé recommandée`)
 
+// readerNouns are the readers an answer speaks of after "so": "so renters
+// can install it".
+var readerNouns = wordSet(`renters owners homeowners parents users beginners buyers customers shoppers families
+	kids runners riders travelers travellers people everyone anyone teams students players`)
+
 // lessLeads before "less" make it a shortfall: "offers less privacy".
 var lessLeads = wordSet(`offer offers offered give gives provide provides remain remains is are feel feels far much`)
 
