@@ -93,8 +93,8 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		if p == 0 {
 			continue
 		}
-		if afterThan(toks, i, k) {
-			p = -p
+		if afterThan(toks, i, k) || outdoes[toks[i].w] && k > i {
+			p = -p // "outclassed by EyeBuyDirect": the one after the verb wins
 		}
 		if objectOfComparison(toks, i, k) {
 			continue // "the most complete alternative to Google Analytics"
@@ -262,6 +262,13 @@ func polarity(toks []token, i int) int {
 		p = -1
 	}
 	prev := word(toks, i-1)
+	if outdoes[w] {
+		// "A outperforms B" praises A; "A is outclassed by B" criticises A.
+		p = 1
+		if word(toks, i+1) == "by" || passiveAux[prev] || strings.HasSuffix(prev, "ly") && passiveAux[word(toks, i-2)] {
+			p = -1 // "is easily beaten"
+		}
+	}
 	switch w {
 	case "short", "behind":
 		if prev == "falls" || prev == "fall" || prev == "fell" || prev == "lags" {

@@ -59,6 +59,10 @@ func TestExtractToneCues(t *testing.T) {
 		{"The Eufy doorbell stores clips locally, so owners don't pay a monthly fee.", "Eufy", sightline.TonePositive},
 		{"The Aqara camera needs a hub, so you'll need to buy one separately.", "Aqara", sightline.ToneNegative},
 		{"The Pegasus is a neutral shoe, so it suits most runners.", "Pegasus", sightline.ToneNeutral},
+		{"Bitdefender outperforms Norton in malware detection.", "Bitdefender", sightline.TonePositive},
+		{"Bitdefender outperforms Norton on detection rates.", "Norton", sightline.ToneNegative},
+		{"Older Kobo readers are outclassed by the Kindle Paperwhite.", "Kindle", sightline.TonePositive},
+		{"The Fitbit Charge is easily beaten by newer bands.", "Fitbit", sightline.ToneNegative},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

@@ -521,6 +521,16 @@ var widelyDone = wordSet(`used adopted available praised recommended trusted lov
 var readerNouns = wordSet(`renters owners homeowners parents users beginners buyers customers shoppers families
 	kids runners riders travelers travellers people everyone anyone teams students players`)
 
+// outdoes are the verbs of one thing beating another: the brand after
+// them is the one measured against ("outperforms Norton") or, in the
+// passive, the winner ("outclassed by EyeBuyDirect").
+var outdoes = wordSet(`outperforms outperform outperformed outclasses outclass outclassed outshines outshine
+	outshone surpasses surpass surpassed outpaces outpace outpaced beats beat beaten eclipses eclipsed
+	overshadows overshadowed`)
+
+// passiveAux make a past participle after them passive: "is outclassed".
+var passiveAux = wordSet(`is are was were be been being get gets got`)
+
 // lessLeads before "less" make it a shortfall: "offers less privacy".
 var lessLeads = wordSet(`offer offers offered give gives provide provides remain remains is are feel feels far much`)
 
