@@ -60,6 +60,7 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 	butNegated := false // a "but" clause of the brand's that negates: "but it can't grind fine enough"
 	butClause := false  // the brand has a clause after "but"
 	butAdds := false    // that clause adds rather than objects: "but also", "but still"
+	butDiffers := false // that clause sets the brands apart, not against: "but they suit different buyers"
 	cond := -1          // clause of a running "if" clause: the reader's need, not the brand
 	for i := range toks {
 		ci := v.clause[i]
@@ -78,6 +79,9 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 			}
 			if toks[i].w == "also" || toks[i].w == "still" {
 				butAdds = true // "but it also handles invoicing"
+			}
+			if differWords[toks[i].w] {
+				butDiffers = true
 			}
 		}
 		if (toks[i].w == "skip" || toks[i].w == "avoid") && !(k > i && k-i <= 4) {
@@ -112,6 +116,9 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 	}
 	if butNegated {
 		return -1
+	}
+	if butDiffers {
+		return 0 // the "but" clause decides, and tells a difference, not a fault
 	}
 	if butClause && main != 0 {
 		// "A, but B" with nothing evaluative in B: B sets itself against

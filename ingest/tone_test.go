@@ -63,6 +63,8 @@ func TestExtractToneCues(t *testing.T) {
 		{"Bitdefender outperforms Norton on detection rates.", "Norton", sightline.ToneNegative},
 		{"Older Kobo readers are outclassed by the Kindle Paperwhite.", "Kindle", sightline.TonePositive},
 		{"The Fitbit Charge is easily beaten by newer bands.", "Fitbit", sightline.ToneNegative},
+		{"Notion and Coda are both flexible, but they serve different teams.", "Coda", sightline.ToneNeutral},
+		{"Coda is flexible, but its offline mode is different and buggy.", "Coda", sightline.ToneNegative},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

@@ -531,6 +531,10 @@ var outdoes = wordSet(`outperforms outperform outperformed outclasses outclass o
 // passiveAux make a past participle after them passive: "is outclassed".
 var passiveAux = wordSet(`is are was were be been being get gets got`)
 
+// differWords in a "but" clause tell how brands differ, not what is
+// wrong with one: "but they suit different buyers".
+var differWords = wordSet(`different differ differs differently`)
+
 // lessLeads before "less" make it a shortfall: "offers less privacy".
 var lessLeads = wordSet(`offer offers offered give gives provide provides remain remains is are feel feels far much`)
 
