@@ -398,6 +398,14 @@ func polarity(toks []token, i int) int {
 		if widelyDone[word(toks, i+1)] {
 			p = 1
 		}
+	case "largest", "biggest":
+		// "the largest companies by revenue", "the largest lender by
+		// volume": a ranking by size, not praise.
+		for j := i + 1; j < len(toks) && j-i <= 6 && !toks[j].punct; j++ {
+			if toks[j].w == "by" && sizeMeasures[word(toks, j+1)] {
+				p = 0
+			}
+		}
 	case "so":
 		// "Solar-powered, so you never change a battery", "so renters can
 		// install it": what it spares or lets the reader do; "so you'll

@@ -65,6 +65,8 @@ func TestExtractToneCues(t *testing.T) {
 		{"The Fitbit Charge is easily beaten by newer bands.", "Fitbit", sightline.ToneNegative},
 		{"Notion and Coda are both flexible, but they serve different teams.", "Coda", sightline.ToneNeutral},
 		{"Coda is flexible, but its offline mode is different and buggy.", "Coda", sightline.ToneNegative},
+		{"The largest US banks by assets are JPMorgan Chase, Bank of America and Citi.", "Citi", sightline.ToneNeutral},
+		{"Booking.com has the largest inventory in Europe.", "Booking.com", sightline.TonePositive},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

@@ -535,6 +535,10 @@ var passiveAux = wordSet(`is are was were be been being get gets got`)
 // wrong with one: "but they suit different buyers".
 var differWords = wordSet(`different differ differs differently`)
 
+// sizeMeasures follow "largest … by" in a ranking by size: "by revenue".
+var sizeMeasures = wordSet(`revenue revenues sales volume assets market share size number headcount
+	employees users subscribers customers capitalization capitalisation valuation members deposits`)
+
 // lessLeads before "less" make it a shortfall: "offers less privacy".
 var lessLeads = wordSet(`offer offers offered give gives provide provides remain remains is are feel feels far much`)
 
