@@ -398,6 +398,17 @@ func polarity(toks []token, i int) int {
 		if widelyDone[word(toks, i+1)] {
 			p = 1
 		}
+	case "prefer", "prefers", "preferred":
+		// "which some parents prefer for privacy", "preferred by many
+		// teams": people who choose it; "for people who prefer a local
+		// agent" and "if you prefer Android" are the reader's need.
+		choosers := crowdWords[prev] || crowdWords[word(toks, i-2)] && !toks[i-1].punct || readerNouns[prev]
+		if w == "preferred" {
+			choosers = word(toks, i+1) == "by" || prev == "generally" || prev == "widely" || prev == "often" || prev == "usually"
+		}
+		if choosers {
+			p = 1
+		}
 	case "largest", "biggest":
 		// "the largest companies by revenue", "the largest lender by
 		// volume": a ranking by size, not praise.

@@ -67,6 +67,9 @@ func TestExtractToneCues(t *testing.T) {
 		{"Coda is flexible, but its offline mode is different and buggy.", "Coda", sightline.ToneNegative},
 		{"The largest US banks by assets are JPMorgan Chase, Bank of America and Citi.", "Citi", sightline.ToneNeutral},
 		{"Booking.com has the largest inventory in Europe.", "Booking.com", sightline.TonePositive},
+		{"The Nanit monitor works without Wi-Fi, which some parents prefer.", "Nanit", sightline.TonePositive},
+		{"Zoom is generally preferred for large webinars.", "Zoom", sightline.TonePositive},
+		{"State Farm suits people who prefer a local agent.", "State Farm", sightline.ToneNeutral},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

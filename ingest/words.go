@@ -539,6 +539,9 @@ var differWords = wordSet(`different differ differs differently`)
 var sizeMeasures = wordSet(`revenue revenues sales volume assets market share size number headcount
 	employees users subscribers customers capitalization capitalisation valuation members deposits`)
 
+// crowdWords count the people who do something: "many teams prefer it".
+var crowdWords = wordSet(`many some most several plenty lots countless`)
+
 // lessLeads before "less" make it a shortfall: "offers less privacy".
 var lessLeads = wordSet(`offer offers offered give gives provide provides remain remains is are feel feels far much`)
 
