@@ -70,6 +70,8 @@ func TestExtractToneCues(t *testing.T) {
 		{"The Nanit monitor works without Wi-Fi, which some parents prefer.", "Nanit", sightline.TonePositive},
 		{"Zoom is generally preferred for large webinars.", "Zoom", sightline.TonePositive},
 		{"State Farm suits people who prefer a local agent.", "State Farm", sightline.ToneNeutral},
+		{"The Sonos Era 100 has clearer vocals and richer bass.", "Sonos", sightline.TonePositive},
+		{"The LG C4 is brighter than the Sony A80L.", "Sony", sightline.ToneNegative},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

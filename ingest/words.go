@@ -231,7 +231,7 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	strength strengths easier well-designed well-suited modern secure lightweight sleek best-reviewed best-rated top-reviewed accurate complete comfortable stronger
 	pocketable silent quiet stunning friendliest cheapest roomiest fastest-charging riesige riesig günstig günstige
 	günstigen gute großartig excelente excelentes buena bueno buenos fiable rápido meilleur pratique
-	worth safer sturdier gentler kinder engaging well-made durable sharper roomy tasty saporita ottima
+	worth safer sturdier gentler kinder brighter bolder richer crisper clearer engaging well-made durable sharper roomy tasty saporita ottima
 	ottimo ottime migliore migliori consigliate consigliati consigliata consigliato handig geprezen populair
 	populaire valoradas valorados valorada mejor melhor melhores recomendado recomendada idéal idéale
 	excellente fiables fiable praktisch empfehlenswert beliebt beliebte beliebten beliebtesten supportive effective
