@@ -409,6 +409,12 @@ func polarity(toks []token, i int) int {
 		if choosers {
 			p = 1
 		}
+	case "enough":
+		// "is enough if you only want to check in"; "isn't enough" and "is
+		// not enough" criticise.
+		if copulas[prev] || prev == "not" && copulas[word(toks, i-2)] {
+			p = 1
+		}
 	case "largest", "biggest":
 		// "the largest companies by revenue", "the largest lender by
 		// volume": a ranking by size, not praise.

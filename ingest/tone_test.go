@@ -72,6 +72,8 @@ func TestExtractToneCues(t *testing.T) {
 		{"State Farm suits people who prefer a local agent.", "State Farm", sightline.ToneNeutral},
 		{"The Sonos Era 100 has clearer vocals and richer bass.", "Sonos", sightline.TonePositive},
 		{"The LG C4 is brighter than the Sony A80L.", "Sony", sightline.ToneNegative},
+		{"For a spare room, the Blink Mini is enough.", "Blink", sightline.TonePositive},
+		{"The free tier of Dropbox is not enough for photos.", "Dropbox", sightline.ToneNegative},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

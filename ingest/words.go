@@ -542,6 +542,9 @@ var sizeMeasures = wordSet(`revenue revenues sales volume assets market share si
 // crowdWords count the people who do something: "many teams prefer it".
 var crowdWords = wordSet(`many some most several plenty lots countless`)
 
+// copulas link a subject to what it is: "is enough".
+var copulas = wordSet(`is are was were be been it's isn't aren't wasn't weren't`)
+
 // lessLeads before "less" make it a shortfall: "offers less privacy".
 var lessLeads = wordSet(`offer offers offered give gives provide provides remain remains is are feel feels far much`)
 
