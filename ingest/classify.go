@@ -42,6 +42,7 @@ type sentenceView struct {
 	clause  []int  // clause of each token
 	kind    []byte // per clause: 'b' after but/yet/however, 't' after though/although, 'w' after while/whereas, 0 otherwise
 	brandAt []int  // brand whose match starts at a token, -1 otherwise
+	inName  []bool // the token is a word of a brand's name
 }
 
 func (e *extraction) view(ui int) *sentenceView {
@@ -49,7 +50,8 @@ func (e *extraction) view(ui int) *sentenceView {
 		return v
 	}
 	toks := e.tokens(ui)
-	v := &sentenceView{unit: ui, toks: toks, clause: make([]int, len(toks)), brandAt: make([]int, len(toks)), kind: []byte{0}}
+	v := &sentenceView{unit: ui, toks: toks, clause: make([]int, len(toks)), brandAt: make([]int, len(toks)),
+		inName: make([]bool, len(toks)), kind: []byte{0}}
 	for i := range v.brandAt {
 		v.brandAt[i] = -1
 	}
@@ -58,6 +60,9 @@ func (e *extraction) view(ui int) *sentenceView {
 		if m.start >= u.start && m.start < u.end {
 			if k := tokenAt(toks, m.start); k >= 0 {
 				v.brandAt[k] = m.brand
+				for j := k; j < len(toks) && toks[j].start < m.end; j++ {
+					v.inName[j] = true
+				}
 			}
 		}
 	}
@@ -80,6 +85,9 @@ func (e *extraction) view(ui int) *sentenceView {
 		if boundary {
 			if kind == 0 && i+1 < len(toks) {
 				kind = clauseKind(toks[i+1].w)
+			}
+			if kind == 0 && t.w == "," && v.kind[c] == 'b' {
+				kind = 'b' // "but a subtle, sometimes faint taste": the comma goes on with the "but" clause
 			}
 			c++
 			v.kind = append(v.kind, kind)
@@ -260,7 +268,7 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 	}
 	lead := e.optionLine(v.unit, k)
 	for i := range toks {
-		if recommendationCue(toks, i) && (applies(i) || lead && !v.clauseHasBrandOtherThan(v.clause[i], brand, k)) {
+		if !v.inName[i] && recommendationCue(toks, i) && (applies(i) || lead && !v.clauseHasBrandOtherThan(v.clause[i], brand, k)) {
 			return true
 		}
 	}

@@ -60,6 +60,7 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 	butNegated := false // a "but" clause of the brand's that negates: "but it can't grind fine enough"
 	butClause := false  // the brand has a clause after "but"
 	butAdds := false    // that clause adds rather than objects: "but also", "but still"
+	butDiffers := false // that clause sets the brands apart, not against: "but they suit different buyers"
 	cond := -1          // clause of a running "if" clause: the reader's need, not the brand
 	for i := range toks {
 		ci := v.clause[i]
@@ -79,9 +80,15 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 			if toks[i].w == "also" || toks[i].w == "still" {
 				butAdds = true // "but it also handles invoicing"
 			}
+			if differWords[toks[i].w] {
+				butDiffers = true
+			}
 		}
 		if (toks[i].w == "skip" || toks[i].w == "avoid") && !(k > i && k-i <= 4) {
 			continue // "skip the Ode and look at the Breville": aimed at another
+		}
+		if v.inName[i] {
+			continue // "Little Meadow Software", "Best Buy": a name, not a judgement
 		}
 		if i > 0 && !toks[i-1].punct && capitalised(e.d.text[toks[i].start:toks[i].end]) && capitalised(e.d.text[toks[i-1].start:toks[i-1].end]) {
 			continue // "Huggies Little Snugglers": a word of a name
@@ -90,8 +97,8 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		if p == 0 {
 			continue
 		}
-		if afterThan(toks, i, k) {
-			p = -p
+		if afterThan(toks, i, k) || outdoes[toks[i].w] && k > i {
+			p = -p // "outclassed by EyeBuyDirect": the one after the verb wins
 		}
 		if objectOfComparison(toks, i, k) {
 			continue // "the most complete alternative to Google Analytics"
@@ -109,6 +116,9 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 	}
 	if butNegated {
 		return -1
+	}
+	if butDiffers {
+		return 0 // the "but" clause decides, and tells a difference, not a fault
 	}
 	if butClause && main != 0 {
 		// "A, but B" with nothing evaluative in B: B sets itself against
@@ -210,6 +220,27 @@ func limitedTo(toks []token, i int) bool {
 	return false
 }
 
+// readerConsequence is the stance of what "so you" goes on to say with
+// the words v and next: +1 for what the reader can do or is spared ("can",
+// "never", "don't have to", "know"), -1 for what they must do or cannot.
+func readerConsequence(v, next string) int {
+	switch v {
+	case "can", "could", "never", "know", "always":
+		return 1
+	case "can't", "cannot", "couldn't", "must":
+		return -1
+	case "don't", "won't", "needn't":
+		if next == "have" || next == "need" || next == "pay" || next == "lose" || next == "waste" || next == "risk" {
+			return 1
+		}
+	case "have", "need", "will", "may":
+		if next == "to" || next == "need" || next == "have" {
+			return -1 // "so you have to", "so you will need"
+		}
+	}
+	return 0
+}
+
 // polarity of token i: +1 praise, -1 criticism, 0 none; a negator flips it.
 func polarity(toks []token, i int) int {
 	w := word(toks, i)
@@ -238,6 +269,13 @@ func polarity(toks []token, i int) int {
 		p = -1
 	}
 	prev := word(toks, i-1)
+	if outdoes[w] {
+		// "A outperforms B" praises A; "A is outclassed by B" criticises A.
+		p = 1
+		if word(toks, i+1) == "by" || passiveAux[prev] || strings.HasSuffix(prev, "ly") && passiveAux[word(toks, i-2)] {
+			p = -1 // "is easily beaten"
+		}
+	}
 	switch w {
 	case "short", "behind":
 		if prev == "falls" || prev == "fall" || prev == "fell" || prev == "lags" {
@@ -318,6 +356,82 @@ func polarity(toks []token, i int) int {
 	case "down":
 		if prev == "shut" || prev == "shuts" {
 			p = -1 // "shut down in 2023"
+		}
+	case "most":
+		// "the most detailed app tracking of any brush", "offer the most
+		// greenside spin": a superlative of what it has, unless that is a
+		// fault ("the most complaints") or a mere frequency.
+		if next := word(toks, i+1); prev == "the" && next != "" && !allDigits(next) && !plainMost[next] {
+			p = 1
+			for j := i + 1; j < len(toks) && j-i <= 3 && !toks[j].punct; j++ {
+				if negativeWords[toks[j].w] {
+					p = 0
+				}
+			}
+		}
+	case "following", "community", "communities", "fanbase", "base", "fans":
+		// "a cult following", "a huge community of shared projects", "a
+		// loyal fan base": people who choose it.
+		size := prev
+		if w == "base" {
+			size = ""
+			if prev == "fan" || prev == "user" || prev == "customer" {
+				size = word(toks, i-2)
+			}
+		}
+		if followingSizes[size] {
+			p = 1
+		}
+	case "known", "famous", "noted", "prized", "celebrated", "reputation":
+		// "Known for its on-time guarantee", "a reputation for reliability":
+		// praise unless what it is known for is a fault.
+		if word(toks, i+1) == "for" {
+			p = 1
+			for j := i + 2; j < len(toks) && j-i <= 6 && !toks[j].punct; j++ {
+				if polarity(toks, j) < 0 {
+					p = 0
+				}
+			}
+		}
+	case "widely", "très", "largement":
+		// "widely used", "widely available", "très utilisé": many choose it.
+		if widelyDone[word(toks, i+1)] {
+			p = 1
+		}
+	case "prefer", "prefers", "preferred":
+		// "which some parents prefer for privacy", "preferred by many
+		// teams": people who choose it; "for people who prefer a local
+		// agent" and "if you prefer Android" are the reader's need.
+		choosers := crowdWords[prev] || crowdWords[word(toks, i-2)] && !toks[i-1].punct || readerNouns[prev]
+		if w == "preferred" {
+			choosers = word(toks, i+1) == "by" || prev == "generally" || prev == "widely" || prev == "often" || prev == "usually"
+		}
+		if choosers {
+			p = 1
+		}
+	case "enough":
+		// "is enough if you only want to check in"; "isn't enough" and "is
+		// not enough" criticise.
+		if copulas[prev] || prev == "not" && copulas[word(toks, i-2)] {
+			p = 1
+		}
+	case "largest", "biggest":
+		// "the largest companies by revenue", "the largest lender by
+		// volume": a ranking by size, not praise.
+		for j := i + 1; j < len(toks) && j-i <= 6 && !toks[j].punct; j++ {
+			if toks[j].w == "by" && sizeMeasures[word(toks, j+1)] {
+				p = 0
+			}
+		}
+	case "so":
+		// "Solar-powered, so you never change a battery", "so renters can
+		// install it": what it spares or lets the reader do; "so you'll
+		// need a hub" is a burden.
+		switch subject := word(toks, i+1); {
+		case subject == "you" || readerNouns[subject]:
+			p = readerConsequence(word(toks, i+2), word(toks, i+3))
+		case subject == "you'll":
+			p = readerConsequence("will", word(toks, i+2))
 		}
 	case "much":
 		if prev == "as" && word(toks, i-2) == "times" {

@@ -219,7 +219,7 @@ var acronyms = wordSet(`AI API CRM ERP SEO SEM SaaS PaaS IaaS B2B B2C D2C DTC SM
 var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well-reviewed well-liked
 	best-selling crowd-pleaser kid-friendly versatile bouncier softer lighter quieter nicer
 	buenas buenos mejores recomendadas recomendados gute beste zuverlässigsten zuverlässig
-	meilleurs meilleures recommandent idéale apaisante douce capable dominate dominates honest
+	meilleurs meilleures bon bonne bonnes recommandent idéale apaisante douce capable dominate dominates honest
 	beautifully gorgeous easiest fastest lowest largest strongest smoothest great excellent best top leading powerful intuitive easy easiest user-friendly reliable
 	robust affordable popular strong strongest recommended favorite favourite love loved loves impressive seamless
 	seamlessly flexible fast faster efficient standout trusted comprehensive good better excels excel ideal perfect
@@ -231,7 +231,7 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	strength strengths easier well-designed well-suited modern secure lightweight sleek best-reviewed best-rated top-reviewed accurate complete comfortable stronger
 	pocketable silent quiet stunning friendliest cheapest roomiest fastest-charging riesige riesig günstig günstige
 	günstigen gute großartig excelente excelentes buena bueno buenos fiable rápido meilleur pratique
-	worth safer sturdier gentler kinder engaging well-made durable sharper roomy tasty saporita ottima
+	worth safer sturdier gentler kinder brighter bolder richer crisper clearer engaging well-made durable sharper roomy tasty saporita ottima
 	ottimo ottime migliore migliori consigliate consigliati consigliata consigliato handig geprezen populair
 	populaire valoradas valorados valorada mejor melhor melhores recomendado recomendada idéal idéale
 	excellente fiables fiable praktisch empfehlenswert beliebt beliebte beliebten beliebtesten supportive effective
@@ -243,7 +243,7 @@ var negativeWords = wordSet(`breach breached stolen flagged warning warnings sag
 	teurer schwachen schwach expensive pricey costly overpriced clunky slow slower buggy limited lacking poor bad worse
 	worst weak weaker difficult complicated confusing outdated dated unreliable frustrating disappointing
 	steep drawback drawbacks downside downsides issue issues problem problems complaint complaints criticism
-	criticized criticised cumbersome restrictive inferior mediocre underwhelming avoid fails failed fail failing
+	criticized criticised criticize criticise criticizes criticises criticisms opaque cumbersome restrictive inferior mediocre underwhelming avoid fails failed fail failing
 	broken glitchy bloated overkill lags lag laggy unintuitive clumsy rigid unstable insecure unresponsive
 	pricier costlier harder awkward annoying subpar sluggish inconsistent unhelpful tedious overwhelming messy
 	risky controversial concern concerns lacks lack struggles struggle problematic struggled struggling lost loses devalued devaluation devaluations worsened deteriorated
@@ -500,6 +500,50 @@ var wearVerbs = wordSet(`wear wears wore drain drains die dies break breaks fade
 // lookVerbs say how something appears: "looks more expensive than its
 // price" praises.
 var lookVerbs = wordSet(`look looks looked feel feels felt seem seems`)
+
+// plainMost follow "the most" without making it praise: "the most common
+// reason", "make the most of".
+var plainMost = wordSet(`common commonly basic recent recently likely important part of out`)
+
+// followingSizes before "following", "community" or "fan base" make it
+// praise: "a cult following", "a huge community".
+var followingSizes = wordSet(`cult loyal devoted dedicated huge large big massive enormous vast active vibrant
+	passionate enthusiastic thriving growing sizable sizeable fervent`)
+
+// widelyDone follow "widely" (or French "très") when many people choose
+// a brand: "widely used", "très utilisé"; not "varies widely".
+var widelyDone = wordSet(`used adopted available praised recommended trusted loved liked respected regarded
+	considered cited stocked sold supported accepted utilisé utilisée utilisés utilisées apprécié appréciée
+	recommandé recommandée`)
+
+// readerNouns are the readers an answer speaks of after "so": "so renters
+// can install it".
+var readerNouns = wordSet(`renters owners homeowners parents users beginners buyers customers shoppers families
+	kids runners riders travelers travellers people everyone anyone teams students players`)
+
+// outdoes are the verbs of one thing beating another: the brand after
+// them is the one measured against ("outperforms Norton") or, in the
+// passive, the winner ("outclassed by EyeBuyDirect").
+var outdoes = wordSet(`outperforms outperform outperformed outclasses outclass outclassed outshines outshine
+	outshone surpasses surpass surpassed outpaces outpace outpaced beats beat beaten eclipses eclipsed
+	overshadows overshadowed`)
+
+// passiveAux make a past participle after them passive: "is outclassed".
+var passiveAux = wordSet(`is are was were be been being get gets got`)
+
+// differWords in a "but" clause tell how brands differ, not what is
+// wrong with one: "but they suit different buyers".
+var differWords = wordSet(`different differ differs differently`)
+
+// sizeMeasures follow "largest … by" in a ranking by size: "by revenue".
+var sizeMeasures = wordSet(`revenue revenues sales volume assets market share size number headcount
+	employees users subscribers customers capitalization capitalisation valuation members deposits`)
+
+// crowdWords count the people who do something: "many teams prefer it".
+var crowdWords = wordSet(`many some most several plenty lots countless`)
+
+// copulas link a subject to what it is: "is enough".
+var copulas = wordSet(`is are was were be been it's isn't aren't wasn't weren't`)
 
 // lessLeads before "less" make it a shortfall: "offers less privacy".
 var lessLeads = wordSet(`offer offers offered give gives provide provides remain remains is are feel feels far much`)
