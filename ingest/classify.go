@@ -474,7 +474,7 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			if earlier && !capitalised(e.d.text[t.start:t.end]) && (v.clause[i] == c || word(toks, i+1) == "by" && k > i && k-i <= 5) {
 				return true
 			}
-		case "compared", "unlike", "alternative", "alternatives", "contrast", "similar", "comparable",
+		case "compared", "unlike", "alternative", "alternatives", "rival", "contrast", "similar", "comparable",
 			"alternativas", "alternativa", "alternativen", "alternatieven":
 			if (v.clause[i] == c || abs(i-k) <= 3) && earlier {
 				return true
@@ -596,6 +596,10 @@ func predicateComparative(toks []token, i int) bool {
 	}
 	j := i - 1
 	for j >= 0 && !toks[j].punct && comparativeFillers[toks[j].w] {
+		if (toks[j].w == "a" || toks[j].w == "an") && !degreeNouns[word(toks, j+1)] && !thanAhead(toks, i) &&
+			(j == 0 || toks[j-1].punct || copulas[toks[j-1].w] || toks[j-1].w == "and") {
+			return false // "is a newer option", "and a shorter jar": it qualifies the noun
+		}
 		j--
 	}
 	if j < 0 || toks[j].punct {
@@ -605,6 +609,16 @@ func predicateComparative(toks []token, i int) bool {
 		return i+1 >= len(toks) || toks[i+1].punct || functionWords[next] || next == "than"
 	}
 	return comparativeLeads[toks[j].w]
+}
+
+// thanAhead reports whether a "than" follows token i in its clause.
+func thanAhead(toks []token, i int) bool {
+	for j := i + 1; j < len(toks) && !toks[j].punct; j++ {
+		if toks[j].w == "than" {
+			return true
+		}
+	}
+	return false
 }
 
 // exampleCue reports whether the brand at k follows "such as", "like",

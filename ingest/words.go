@@ -383,6 +383,10 @@ var rankVerbs = wordSet(`rank ranks ranked ranking rate rates rated rating score
 var comparativeFillers = wordSet(`necessarily really any a an the slightly much far even noticeably significantly generally usually often
 	sometimes bit lot way also still considerably somewhat marginally`)
 
+// degreeNouns after "a" make it a degree, not an article of a noun: "a bit
+// cheaper", "a lot lighter".
+var degreeNouns = wordSet(`bit lot little touch tad`)
+
 var comparativeLeads = wordSet(`make makes cost costs is are be being was were feels feel runs run gets get looks look seems sounds and but
 	or offers offer has have gives give delivers deliver provides provide it's it them`)
 

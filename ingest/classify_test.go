@@ -1,0 +1,51 @@
+package ingest
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/sightline/sightline"
+)
+
+// TestExtractMentionType checks the type of one brand's first mention. The
+// first name of brands is the own brand, the others are tracked
+// competitors, so no sentence depends on recognising untracked names.
+func TestExtractMentionType(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		text   string
+		brands []string
+		brand  string
+		want   sightline.MentionType
+	}{
+		// A comparative before the noun it qualifies ("a newer option")
+		// describes the brand; it weighs it against no other.
+		{"GitBook is the most popular hosted tool, and Zenith is a newer open-source option.", []string{"Zenith", "GitBook"}, "Zenith", sightline.MentionReference},
+		{"Oura leads the category. Samsung is a newer option with no subscription.", []string{"Samsung", "Oura"}, "Samsung", sightline.MentionReference},
+		{"Chase leads. Citi is a newer rival with a lower annual fee.", []string{"Citi", "Chase"}, "Citi", sightline.MentionComparison},
+		{"Proton is private. Fastmail has a faster interface.", []string{"Fastmail", "Proton"}, "Fastmail", sightline.MentionComparison},
+		{"- Vitamix 5200 — Powerful.\n- Blendtec 575 — Preset programs and a shorter jar that fits under cabinets.\n", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionListing},
+		{"Vitamix is loud. Blendtec is a much cheaper option than Vitamix.", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionComparison},
+		{"Vitamix is loud. Blendtec is a bit cheaper.", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionComparison},
+		{"Vitamix is loud. Blendtec is cheaper.", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionComparison},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			t.Parallel()
+			brands := Brands{Own: Brand{Names: []string{c.brands[0]}}}
+			for _, name := range c.brands[1:] {
+				brands.Competitors = append(brands.Competitors, Competitor{ID: uuid.NewSHA1(uuid.NameSpaceOID, []byte(name)), Name: name})
+			}
+			got := ExtractAnswer(brands, Answer{Text: c.text})
+			i := slices.IndexFunc(got.Mentions, func(m Mention) bool { return m.BrandName == c.brand })
+			if i < 0 {
+				t.Fatalf("%s not found in %+v", c.brand, got.Mentions)
+			}
+			if got.Mentions[i].Type != c.want {
+				t.Errorf("type of %s = %s, want %s", c.brand, got.Mentions[i].Type, c.want)
+			}
+		})
+	}
+}
