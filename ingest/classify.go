@@ -522,12 +522,17 @@ func (v *sentenceView) leadsSide(k int) bool {
 }
 
 // thanOther reports whether the comparative at i is measured against
-// something other than a brand ("pricier than a hotel").
+// something other than a brand: "pricier than a hotel", "more expensive
+// than its price", "better for logging runs than for coaching".
 func (v *sentenceView) thanOther(i int) bool {
-	if word(v.toks, i+1) != "than" {
-		return false
+	t := i + 1
+	for t < len(v.toks) && t-i <= 8 && !v.toks[t].punct && v.toks[t].w != "than" {
+		t++
 	}
-	for j := i + 2; j < len(v.toks) && j <= i+4; j++ {
+	if word(v.toks, t) != "than" || namedOthers[word(v.toks, t+1)] {
+		return false // "more supportive than either"
+	}
+	for j := t + 1; j < len(v.toks) && j <= t+3; j++ {
 		if v.brandAt[j] >= 0 {
 			return false
 		}

@@ -30,6 +30,13 @@ func TestExtractMentionType(t *testing.T) {
 		{"Vitamix is loud. Blendtec is a much cheaper option than Vitamix.", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionComparison},
 		{"Vitamix is loud. Blendtec is a bit cheaper.", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionComparison},
 		{"Vitamix is loud. Blendtec is cheaper.", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionComparison},
+		// A "than" further on measures the comparative against something
+		// other than a brand.
+		{"Garmin is accurate. Strava is better for logging runs and following friends than for structured coaching.", []string{"Strava", "Garmin"}, "Strava", sightline.MentionReference},
+		{"- Seiko 5 – Tough.\n- Orient Bambino – A dressy automatic that looks far more expensive than its $180 price.\n", []string{"Orient", "Seiko"}, "Orient", sightline.MentionListing},
+		{"Garmin is accurate. Strava is better for logging runs than Garmin.", []string{"Strava", "Garmin"}, "Strava", sightline.MentionComparison},
+		{"Garmin is accurate. Strava is better for logging runs than on Garmin.", []string{"Strava", "Garmin"}, "Strava", sightline.MentionComparison},
+		{"Keen and Merrell are light. For heavy loads, Lowa and Salomon are more supportive than either.", []string{"Lowa", "Keen", "Merrell", "Salomon"}, "Lowa", sightline.MentionComparison},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

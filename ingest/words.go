@@ -383,6 +383,10 @@ var rankVerbs = wordSet(`rank ranks ranked ranking rate rates rated rating score
 var comparativeFillers = wordSet(`necessarily really any a an the slightly much far even noticeably significantly generally usually often
 	sometimes bit lot way also still considerably somewhat marginally`)
 
+// namedOthers after "than" stand for brands the answer names: "more
+// supportive than either", "cheaper than both".
+var namedOthers = wordSet(`either both these those them all any neither`)
+
 // degreeNouns after "a" make it a degree, not an article of a noun: "a bit
 // cheaper", "a lot lighter".
 var degreeNouns = wordSet(`bit lot little touch tad`)
