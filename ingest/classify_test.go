@@ -37,6 +37,9 @@ func TestExtractMentionType(t *testing.T) {
 		{"Garmin is accurate. Strava is better for logging runs than Garmin.", []string{"Strava", "Garmin"}, "Strava", sightline.MentionComparison},
 		{"Garmin is accurate. Strava is better for logging runs than on Garmin.", []string{"Strava", "Garmin"}, "Strava", sightline.MentionComparison},
 		{"Keen and Merrell are light. For heavy loads, Lowa and Salomon are more supportive than either.", []string{"Lowa", "Keen", "Merrell", "Salomon"}, "Lowa", sightline.MentionComparison},
+		// "remain" and "stay" say the comparative of their subject.
+		{"Brave blocks trackers. Chrome and Edge remain less private by default.", []string{"Edge", "Brave", "Chrome"}, "Edge", sightline.MentionComparison},
+		{"Brave blocks trackers. Firefox stays faster on old laptops.", []string{"Firefox", "Brave"}, "Firefox", sightline.MentionComparison},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

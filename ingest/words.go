@@ -392,6 +392,7 @@ var namedOthers = wordSet(`either both these those them all any neither`)
 var degreeNouns = wordSet(`bit lot little touch tad`)
 
 var comparativeLeads = wordSet(`make makes cost costs is are be being was were feels feel runs run gets get looks look seems sounds and but
+	remain remains remained stay stays stayed
 	or offers offer has have gives give delivers deliver provides provide it's it them`)
 
 var optionNouns = wordSet(`option options choice choices pick picks contender contenders provider providers tool tools
