@@ -451,9 +451,10 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				return true
 			}
 		case "of":
-			// "about half the price of the Dyson"
-			if j := i + 1; others && j < len(toks) && priceNouns[word(toks, i-1)] && (v.brandAt[j] >= 0 || word(toks, j) == "the" && j+1 < len(toks) && v.brandAt[j+1] >= 0) &&
-				(word(toks, i-3) == "half" || word(toks, i-3) == "twice" || word(toks, i-3) == "fraction") && v.clause[i] == c {
+			// "about half the price of the Dyson", "Shark Stratos – … at
+			// about half the price of a Dyson"
+			if j := i + 1; others && j < len(toks) && priceNouns[word(toks, i-1)] && (v.brandAt[j] >= 0 || articles[word(toks, j)] || word(toks, j) == "a" || word(toks, j) == "an") && j+1 < len(toks) && v.brandAt[j+1] >= 0 &&
+				(word(toks, i-3) == "half" || word(toks, i-3) == "twice" || word(toks, i-3) == "fraction") && (v.clause[i] == c || v.firstBrand() == k && !v.brandBetween(k, i, brand)) {
 				return true
 			}
 		case "as":
@@ -479,6 +480,9 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			if (v.clause[i] == c || abs(i-k) <= 3) && earlier {
 				return true
 			}
+			if v.firstBrand() == k && k < i && !v.brandBetween(k, i, brand) && e.namedAfterTo(v, i, brand) {
+				return true // "Saucony Guide – A lighter alternative to the Kayano"
+			}
 			if (t.w == "similar" || t.w == "comparable") && others && v.firstBrand() == k {
 				return true // "A builds B's machines, so quality is similar"
 			}
@@ -501,6 +505,39 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 		}
 	}
 	return false
+}
+
+// brandBetween reports whether a brand other than brand is named between
+// tokens k and i.
+func (v *sentenceView) brandBetween(k, i, brand int) bool {
+	for j := k + 1; j < i; j++ {
+		if b := v.brandAt[j]; b >= 0 && b != brand {
+			return true
+		}
+	}
+	return false
+}
+
+// namedAfterTo reports whether the likeness word at i goes on with "to"
+// and a name other than brand: a brand, or a capitalised product of one
+// named earlier ("alternative to the Kayano").
+func (e *extraction) namedAfterTo(v *sentenceView, i, brand int) bool {
+	j := i + 1
+	if word(v.toks, j) != "to" {
+		return false
+	}
+	j++
+	if word(v.toks, j) == "the" {
+		j++
+	}
+	if j >= len(v.toks) || v.toks[j].punct {
+		return false
+	}
+	if b := v.brandAt[j]; b >= 0 {
+		return b != brand
+	}
+	t := v.toks[j]
+	return capitalised(e.d.text[t.start:t.end]) && e.brandBefore(e.d.units[v.unit].start, brand)
 }
 
 // leadsSide reports whether the brand at k is the first brand of its side

@@ -40,6 +40,16 @@ func TestExtractMentionType(t *testing.T) {
 		// "remain" and "stay" say the comparative of their subject.
 		{"Brave blocks trackers. Chrome and Edge remain less private by default.", []string{"Edge", "Brave", "Chrome"}, "Edge", sightline.MentionComparison},
 		{"Brave blocks trackers. Firefox stays faster on old laptops.", []string{"Firefox", "Brave"}, "Firefox", sightline.MentionComparison},
+		// The sentence's first brand is what a later "half the price of" or
+		// "alternative to" weighs, across the dash of an option line.
+		{"- Shark Stratos – anti-hair-wrap brushroll at about half the price of a Dyson.\n", []string{"Shark", "Dyson"}, "Shark", sightline.MentionComparison},
+		{"- Shark Stratos – Great at pet hair, and about half the price of the Dyson.\n", []string{"Shark", "Dyson"}, "Shark", sightline.MentionComparison},
+		{"- ASICS Gel-Kayano 31 – Plush.\n- Saucony Guide 17 – A lighter alternative to the Kayano.\n", []string{"Saucony", "ASICS"}, "Saucony", sightline.MentionComparison},
+		{"- Zoho CRM – An affordable, simpler alternative to Salesforce for small teams.\n", []string{"Zoho", "Salesforce"}, "Zoho", sightline.MentionComparison},
+		{"- Zoho CRM – An affordable, simpler alternative to Salesforce for small teams.\n", []string{"Zoho", "Salesforce"}, "Salesforce", sightline.MentionComparison},
+		{"- Zoho CRM – Cheap, and Freshsales is a good alternative to it.\n", []string{"Zoho", "Freshsales"}, "Zoho", sightline.MentionListing},
+		{"Sketch is still popular with solo Mac designers, and Penpot is a free alternative to Figma.", []string{"Sketch", "Penpot", "Figma"}, "Sketch", sightline.MentionReference},
+		{"Shark is light on stairs; Bissell costs half the price of a Dyson.", []string{"Shark", "Bissell", "Dyson"}, "Shark", sightline.MentionReference},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
