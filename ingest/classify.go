@@ -471,12 +471,16 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				return true // "Comparing A and B, A …"
 			}
 		case "trails", "beats", "outperforms", "outclasses", "outclassed", "outsells", "rivals", "undercuts":
-			// "now trails both", "both are outclassed by A and B"
-			if earlier && !capitalised(e.d.text[t.start:t.end]) && (v.clause[i] == c || word(toks, i+1) == "by" && k > i && k-i <= 5) {
+			// "now trails both", "both are outclassed by A and B"; not
+			// "rivals like A": a noun
+			if earlier && !examplesAfter(toks, i) && !capitalised(e.d.text[t.start:t.end]) && (v.clause[i] == c || word(toks, i+1) == "by" && k > i && k-i <= 5) {
 				return true
 			}
 		case "compared", "unlike", "alternative", "alternatives", "rival", "contrast", "similar", "comparable",
 			"alternativas", "alternativa", "alternativen", "alternatieven":
+			if i < k && examplesAfter(toks, i) && e.exampleCue(toks, k) {
+				continue // "budget alternatives such as the Soundcore": an instance of the kind
+			}
 			if (v.clause[i] == c || abs(i-k) <= 3) && earlier {
 				return true
 			}
@@ -659,6 +663,18 @@ func thanAhead(toks []token, i int) bool {
 		if toks[j].w == "than" {
 			return true
 		}
+	}
+	return false
+}
+
+// examplesAfter reports whether instances follow token i: "such as",
+// "like", "including", "e.g.".
+func examplesAfter(toks []token, i int) bool {
+	switch word(toks, i+1) {
+	case "like", "including", "e.g":
+		return true
+	case "such":
+		return word(toks, i+2) == "as"
 	}
 	return false
 }

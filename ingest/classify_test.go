@@ -50,6 +50,10 @@ func TestExtractMentionType(t *testing.T) {
 		{"- Zoho CRM – Cheap, and Freshsales is a good alternative to it.\n", []string{"Zoho", "Freshsales"}, "Zoho", sightline.MentionListing},
 		{"Sketch is still popular with solo Mac designers, and Penpot is a free alternative to Figma.", []string{"Sketch", "Penpot", "Figma"}, "Sketch", sightline.MentionReference},
 		{"Shark is light on stairs; Bissell costs half the price of a Dyson.", []string{"Shark", "Bissell", "Dyson"}, "Shark", sightline.MentionReference},
+		// "Alternatives such as X" names X as an instance of the kind.
+		{"Sony is the best. Budget alternatives such as the Soundcore Q45 deliver good ANC.", []string{"Soundcore", "Sony"}, "Soundcore", sightline.MentionExample},
+		{"Sony is the best. Cheaper rivals like Soundcore and Anker cut corners.", []string{"Anker", "Sony", "Soundcore"}, "Anker", sightline.MentionExample},
+		{"Sony is the best. Soundcore is a budget alternative.", []string{"Soundcore", "Sony"}, "Soundcore", sightline.MentionComparison},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
