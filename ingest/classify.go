@@ -254,7 +254,9 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 			}
 			return v.kind[c] == 0
 		case ci < c && v.kind[c] == 0 && (word(toks, firstInClause(v, c)) == "and" || word(toks, firstInClause(v, c)) == "or"):
-			return true // "I'd recommend A if …, and B only if …"
+			// "I'd recommend A if …, and B only if …", but not "A is the
+			// budget choice, and B …": there the advice is A's alone.
+			return !v.subjectBefore(i)
 		case ci > c && c == v.clause[firstBrandOf(v, brand)] && describesSubject(toks, firstInClause(v, ci)):
 			// "A is similar in price, …, which makes it a good choice"
 			for j := c + 1; j <= ci; j++ {
@@ -284,6 +286,17 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 			return word(toks, i-1) == "opt"
 		case "at":
 			return word(toks, i-1) == "look" && !negated(toks, i-1) // "look at the Breville instead"
+		}
+	}
+	return false
+}
+
+// subjectBefore reports whether a brand opens the clause of token i before
+// it: the subject the cue at i is said of.
+func (v *sentenceView) subjectBefore(i int) bool {
+	for j := i - 1; j >= 0 && v.clause[j] == v.clause[i]; j-- {
+		if v.brandAt[j] >= 0 {
+			return true
 		}
 	}
 	return false

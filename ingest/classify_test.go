@@ -54,6 +54,9 @@ func TestExtractMentionType(t *testing.T) {
 		{"Sony is the best. Budget alternatives such as the Soundcore Q45 deliver good ANC.", []string{"Soundcore", "Sony"}, "Soundcore", sightline.MentionExample},
 		{"Sony is the best. Cheaper rivals like Soundcore and Anker cut corners.", []string{"Anker", "Sony", "Soundcore"}, "Anker", sightline.MentionExample},
 		{"Sony is the best. Soundcore is a budget alternative.", []string{"Soundcore", "Sony"}, "Soundcore", sightline.MentionComparison},
+		// Advice said of one brand does not pass to the next clause's.
+		{"IKEA's FÄRGRIK line is the budget choice, and Le Creuset makes the most chip-resistant stoneware.", []string{"Le Creuset", "IKEA"}, "Le Creuset", sightline.MentionReference},
+		{"I'd recommend Fidelity if you want research, and Schwab if you want branches.", []string{"Schwab", "Fidelity"}, "Schwab", sightline.MentionRecommendation},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
