@@ -378,14 +378,23 @@ func recommendationCue(toks []token, i int) bool {
 		}
 		return true
 	case "pick", "picks", "choice", "choices", "bet", "bets", "default":
-		switch word(toks, i-1) {
-		case "top", "our", "my", "best", "great", "excellent", "solid", "ideal", "smart", "first", "safest", "safe", "safer", "strong",
-			"good", "default", "natural", "better", "sensible", "reasonable", "obvious", "low-cost", "budget":
-			return !negated(toks, i-1)
+		if advisingWords[word(toks, i-1)] && !notAdvice[word(toks, i-2)] {
+			return !negated(toks, i-1) // not "the worst budget choice"
 		}
 		// "the practical pick", "the obvious choice": the + an adjective.
 		if word(toks, i-2) == "the" && word(toks, i-1) != "" && !toks[i-1].punct && !notAdvice[word(toks, i-1)] {
 			return !negated(toks, i-2)
+		}
+		// "a solid budget foam pick": an advising word before nouns that
+		// say what kind of pick.
+		for j := i - 2; j >= 0 && i-j <= 4; j-- {
+			w := word(toks, j)
+			if w == "" || toks[j].punct || functionWords[w] || notAdvice[w] {
+				break
+			}
+			if advisingWords[w] && (word(toks, j-1) == "a" || word(toks, j-1) == "an" || word(toks, j-1) == "the") {
+				return !negated(toks, j-1)
+			}
 		}
 	case "fit":
 		return word(toks, i-1) == "natural" || word(toks, i-1) == "perfect"

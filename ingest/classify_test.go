@@ -57,6 +57,12 @@ func TestExtractMentionType(t *testing.T) {
 		// Advice said of one brand does not pass to the next clause's.
 		{"IKEA's FÄRGRIK line is the budget choice, and Le Creuset makes the most chip-resistant stoneware.", []string{"Le Creuset", "IKEA"}, "Le Creuset", sightline.MentionReference},
 		{"I'd recommend Fidelity if you want research, and Schwab if you want branches.", []string{"Schwab", "Fidelity"}, "Schwab", sightline.MentionRecommendation},
+		// An advising word before the nouns that say what kind of pick.
+		{"Tuft & Needle's Original is a solid budget foam pick, and Casper adds zoned support.", []string{"Tuft & Needle", "Casper"}, "Tuft & Needle", sightline.MentionRecommendation},
+		{"Tuft & Needle's Original is a solid budget foam pick, and Casper adds zoned support.", []string{"Tuft & Needle", "Casper"}, "Casper", sightline.MentionReference},
+		{"Purple is a great hybrid mattress choice for hot sleepers.", []string{"Purple"}, "Purple", sightline.MentionRecommendation},
+		{"Purple is not a great hybrid choice for stomach sleepers.", []string{"Purple"}, "Purple", sightline.MentionReference},
+		{"Purple is the worst budget choice here.", []string{"Purple"}, "Purple", sightline.MentionReference},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

@@ -383,6 +383,11 @@ var rankVerbs = wordSet(`rank ranks ranked ranking rate rates rated rating score
 var comparativeFillers = wordSet(`necessarily really any a an the slightly much far even noticeably significantly generally usually often
 	sometimes bit lot way also still considerably somewhat marginally`)
 
+// advisingWords before "pick", "choice" or "bet" make it advice: "a
+// solid pick", "the default choice", "our pick".
+var advisingWords = wordSet(`top our my best great excellent solid ideal smart first safest safe safer strong
+	good default natural better sensible reasonable obvious low-cost budget`)
+
 // namedOthers after "than" stand for brands the answer names: "more
 // supportive than either", "cheaper than both".
 var namedOthers = wordSet(`either both these those them all any neither`)
