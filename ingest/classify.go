@@ -258,13 +258,15 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 			// budget choice, and B …": there the advice is A's alone.
 			return !v.subjectBefore(i)
 		case ci > c && c == v.clause[firstBrandOf(v, brand)] && describesSubject(toks, firstInClause(v, ci)):
-			// "A is similar in price, …, which makes it a good choice"
-			for j := c + 1; j <= ci; j++ {
+			// "A is similar in price, …, which makes it a good choice", "…,
+			// which makes it a better choice than B": a brand after the cue
+			// is what A is weighed against.
+			for j := c + 1; j < ci; j++ {
 				if v.clauseHasBrandOtherThan(j, brand, k) {
 					return false
 				}
 			}
-			return true
+			return !v.brandBetween(firstInClause(v, ci)-1, i, brand)
 		}
 		return false
 	}

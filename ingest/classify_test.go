@@ -63,6 +63,9 @@ func TestExtractMentionType(t *testing.T) {
 		{"Purple is a great hybrid mattress choice for hot sleepers.", []string{"Purple"}, "Purple", sightline.MentionRecommendation},
 		{"Purple is not a great hybrid choice for stomach sleepers.", []string{"Purple"}, "Purple", sightline.MentionReference},
 		{"Purple is the worst budget choice here.", []string{"Purple"}, "Purple", sightline.MentionReference},
+		// "which makes it a better choice than B" advises A.
+		{"Apple Music offers lossless audio, which makes it a better choice than Spotify for audiophiles.", []string{"Apple Music", "Spotify"}, "Apple Music", sightline.MentionRecommendation},
+		{"Apple Music offers lossless audio, which makes Spotify a weaker choice.", []string{"Apple Music", "Spotify"}, "Apple Music", sightline.MentionReference},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
