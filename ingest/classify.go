@@ -257,6 +257,8 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 			// "I'd recommend A if …, and B only if …", but not "A is the
 			// budget choice, and B …": there the advice is A's alone.
 			return !v.subjectBefore(i)
+		case ci == c+2 && v.appositive(k, c+1):
+			return true // "Friday Apparel, a smaller label, is worth a look"
 		case ci > c && c == v.clause[firstBrandOf(v, brand)] && describesSubject(toks, firstInClause(v, ci)):
 			// "A is similar in price, …, which makes it a good choice", "…,
 			// which makes it a better choice than B": a brand after the cue
@@ -291,6 +293,29 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 		}
 	}
 	return false
+}
+
+// appositive reports whether clause a is an aside on the brand at k, set
+// off by commas between it and its verb: "Friday Apparel, a smaller label,
+// is …".
+func (v *sentenceView) appositive(k, a int) bool {
+	first := firstInClause(v, a)
+	next := firstInClause(v, a+1)
+	if first < 0 || next < 0 || v.kind[a] != 0 || v.kind[a+1] != 0 || !predicateVerbs[word(v.toks, next)] {
+		return false
+	}
+	switch word(v.toks, first) {
+	case "a", "an", "the":
+	default:
+		return false
+	}
+	// The brand ends its clause, and the aside names no brand.
+	for j := k + 1; j < first-1; j++ {
+		if !v.inName[j] {
+			return false
+		}
+	}
+	return !v.clauseHasBrand(a) && v.toks[first-1].w == "," && v.toks[next-1].w == ","
 }
 
 // subjectBefore reports whether a brand opens the clause of token i before

@@ -66,6 +66,10 @@ func TestExtractMentionType(t *testing.T) {
 		// "which makes it a better choice than B" advises A.
 		{"Apple Music offers lossless audio, which makes it a better choice than Spotify for audiophiles.", []string{"Apple Music", "Spotify"}, "Apple Music", sightline.MentionRecommendation},
 		{"Apple Music offers lossless audio, which makes Spotify a weaker choice.", []string{"Apple Music", "Spotify"}, "Apple Music", sightline.MentionReference},
+		// An aside between a brand and its verb keeps the advice the brand's.
+		{"Friday Apparel, a smaller label, is worth a look for organic cotton tees.", []string{"Friday Apparel"}, "Friday Apparel", sightline.MentionRecommendation},
+		{"Pact, the organic basics brand, is the best pick for tees.", []string{"Pact"}, "Pact", sightline.MentionRecommendation},
+		{"Pact makes tees, a category where Quince is the best pick.", []string{"Pact", "Quince"}, "Pact", sightline.MentionReference},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
