@@ -191,8 +191,12 @@ func (e *extraction) mentionType(ui int, v *sentenceView, k, brand int) sightlin
 	if e.recommends(v, k) {
 		return sightline.MentionRecommendation
 	}
-	if e.compares(ui, v, k, brand) {
-		return sightline.MentionComparison
+	// The sentence may weigh the brand where it names it again: "Gap and
+	// Old Navy share a parent; Old Navy is cheaper, while Gap …".
+	for i := k; i < len(v.toks); i++ {
+		if (i == k || v.brandAt[i] == brand) && e.compares(ui, v, i, brand) {
+			return sightline.MentionComparison
+		}
 	}
 	if e.exampleCue(v.toks, k) {
 		return sightline.MentionExample

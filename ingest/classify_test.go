@@ -70,6 +70,9 @@ func TestExtractMentionType(t *testing.T) {
 		{"Friday Apparel, a smaller label, is worth a look for organic cotton tees.", []string{"Friday Apparel"}, "Friday Apparel", sightline.MentionRecommendation},
 		{"Pact, the organic basics brand, is the best pick for tees.", []string{"Pact"}, "Pact", sightline.MentionRecommendation},
 		{"Pact makes tees, a category where Quince is the best pick.", []string{"Pact", "Quince"}, "Pact", sightline.MentionReference},
+		// A brand named again later in its sentence may be weighed there.
+		{"Gap and Old Navy share a parent company; Old Navy is cheaper, while Gap offers better fabrics.", []string{"Gap", "Old Navy"}, "Gap", sightline.MentionComparison},
+		{"Gap and Old Navy share a parent company; Old Navy is cheaper, while Gap offers better fabrics.", []string{"Gap", "Old Navy"}, "Old Navy", sightline.MentionComparison},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
