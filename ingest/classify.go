@@ -548,6 +548,15 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			}
 		}
 	}
+	// "A and B are both popular, but they suit different buyers": a pair
+	// told apart.
+	if others && v.pairedWith(k) {
+		for i := k + 1; i < len(toks); i++ {
+			if differWords[toks[i].w] {
+				return true
+			}
+		}
+	}
 	// "A, while B …": two brands set against each other.
 	if others && (v.kind[c] == 'w' || c+1 < len(v.kind) && v.kind[c+1] == 'w') && v.leadsSide(k) {
 		return true
@@ -595,6 +604,28 @@ func (e *extraction) namedAfterTo(v *sentenceView, i, brand int) bool {
 	}
 	t := v.toks[j]
 	return capitalised(e.d.text[t.start:t.end]) && e.brandBefore(e.d.units[v.unit].start, brand)
+}
+
+// pairedWith reports whether the brand at k is one of two brands joined by
+// "and" or "or" that open the sentence: "SimpliSafe and ADT are …".
+func (v *sentenceView) pairedWith(k int) bool {
+	first := v.firstBrand()
+	if first < 0 || first > firstWord(v.toks)+1 {
+		return false
+	}
+	end := first
+	for end+1 < len(v.toks) && v.inName[end+1] && v.brandAt[end+1] < 0 {
+		end++
+	}
+	j := end + 1
+	if !andWords[word(v.toks, j)] && word(v.toks, j) != "&" {
+		return false
+	}
+	second := j + 1
+	if second >= len(v.toks) || v.brandAt[second] < 0 || v.brandAt[second] == v.brandAt[first] {
+		return false
+	}
+	return k == first || k == second
 }
 
 // leadsSide reports whether the brand at k is the first brand of its side

@@ -73,6 +73,11 @@ func TestExtractMentionType(t *testing.T) {
 		// A brand named again later in its sentence may be weighed there.
 		{"Gap and Old Navy share a parent company; Old Navy is cheaper, while Gap offers better fabrics.", []string{"Gap", "Old Navy"}, "Gap", sightline.MentionComparison},
 		{"Gap and Old Navy share a parent company; Old Navy is cheaper, while Gap offers better fabrics.", []string{"Gap", "Old Navy"}, "Old Navy", sightline.MentionComparison},
+		// Two brands opening a sentence that tells them apart.
+		{"SimpliSafe and ADT are two of the most popular systems, but they suit different buyers.", []string{"SimpliSafe", "ADT"}, "ADT", sightline.MentionComparison},
+		{"Notion and Coda differ mainly in pricing.", []string{"Notion", "Coda"}, "Notion", sightline.MentionComparison},
+		{"Other options include Gorgias, Intercom and Front, each with a different focus.", []string{"Gorgias", "Intercom", "Front"}, "Gorgias", sightline.MentionListing},
+		{"Notion and Coda are popular in different teams.", []string{"Notion", "Coda"}, "Coda", sightline.MentionComparison},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
