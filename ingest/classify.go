@@ -804,10 +804,23 @@ func (e *extraction) enumerated(v *sentenceView, k int) bool {
 			return n >= 2
 		}
 		if toks[i].punct && toks[i].w == ":" {
-			return n >= 2
+			// "Options: A, B and C", not "Lexie B2 Plus: Powered by Bose
+			// technology": a description of the name before the colon.
+			return v.brandsAfter(i) >= 2
 		}
 	}
 	return n >= 3 && v.enumerationAround(k)
+}
+
+// brandsAfter counts the distinct brands named after token i.
+func (v *sentenceView) brandsAfter(i int) int {
+	distinct := map[int]bool{}
+	for j := i + 1; j < len(v.brandAt); j++ {
+		if v.brandAt[j] >= 0 {
+			distinct[v.brandAt[j]] = true
+		}
+	}
+	return len(distinct)
 }
 
 // enumerationAround reports whether the brand at k sits in "A, B and C".

@@ -78,6 +78,10 @@ func TestExtractMentionType(t *testing.T) {
 		{"Notion and Coda differ mainly in pricing.", []string{"Notion", "Coda"}, "Notion", sightline.MentionComparison},
 		{"Other options include Gorgias, Intercom and Front, each with a different focus.", []string{"Gorgias", "Intercom", "Front"}, "Gorgias", sightline.MentionListing},
 		{"Notion and Coda are popular in different teams.", []string{"Notion", "Coda"}, "Coda", sightline.MentionComparison},
+		// After a colon, an enumeration of brands is a listing; a brand in the
+		// description of the name before the colon is not.
+		{"- **Jabra Enhance:** Remote support.\n- **Lexie B2 Plus:** Powered by Bose technology, with self-fitting in the app.\n", []string{"Bose", "Jabra", "Lexie"}, "Bose", sightline.MentionReference},
+		{"Shopify is the default. Other platforms: BigCommerce and Wix.", []string{"Wix", "Shopify", "BigCommerce"}, "Wix", sightline.MentionListing},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
