@@ -82,6 +82,9 @@ func TestExtractMentionType(t *testing.T) {
 		// description of the name before the colon is not.
 		{"- **Jabra Enhance:** Remote support.\n- **Lexie B2 Plus:** Powered by Bose technology, with self-fitting in the app.\n", []string{"Bose", "Jabra", "Lexie"}, "Bose", sightline.MentionReference},
 		{"Shopify is the default. Other platforms: BigCommerce and Wix.", []string{"Wix", "Shopify", "BigCommerce"}, "Wix", sightline.MentionListing},
+		// A list item may open with a short label before the option.
+		{"Key differences:\n\n- **Cost:** Ring is cheap.\n- **Smart home:** Vivint has the deepest integration but is also the most expensive.\n", []string{"Vivint", "Ring"}, "Vivint", sightline.MentionListing},
+		{"Key differences:\n\n- **Cost:** Ring is cheap.\n- **Smart home:** the deepest integration is in Vivint.\n", []string{"Vivint", "Ring"}, "Vivint", sightline.MentionReference},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
