@@ -718,6 +718,13 @@ func predicateComparative(toks []token, i int) bool {
 	if word(toks, i+1) == "known" {
 		return false // "better known for its health reports"
 	}
+	from := i // where the comparative phrase starts
+	if multiplied(toks, i) {
+		w = "more" // "cost five times as much", "twice as expensive"
+		if toks[i].w == "times" {
+			from = i - 1
+		}
+	}
 	if w == "more" || w == "less" {
 		if nw := word(toks, i+1); (nw == "" || nw == "than" || allDigits(nw)) && !costVerbs[word(toks, i-1)] {
 			return false // but "cost less, though …"
@@ -725,7 +732,7 @@ func predicateComparative(toks []token, i int) bool {
 	} else if !comparatives[w] {
 		return false
 	}
-	j := i - 1
+	j := from - 1
 	for j >= 0 && !toks[j].punct && comparativeFillers[toks[j].w] {
 		if (toks[j].w == "a" || toks[j].w == "an") && !degreeNouns[word(toks, j+1)] && !thanAhead(toks, i) &&
 			(j == 0 || toks[j-1].punct || copulas[toks[j-1].w] || toks[j-1].w == "and") {
@@ -740,6 +747,24 @@ func predicateComparative(toks []token, i int) bool {
 		return i+1 >= len(toks) || toks[i+1].punct || functionWords[next] || next == "than"
 	}
 	return comparativeLeads[toks[j].w]
+}
+
+// multiplied reports whether token i opens a multiple of another's
+// measure: "five times as much", "3x more", "twice as loud".
+func multiplied(toks []token, i int) bool {
+	w := word(toks, i)
+	next := word(toks, i+1)
+	if next != "as" && next != "more" && next != "less" {
+		return false
+	}
+	switch w {
+	case "twice", "thrice":
+		return true
+	case "times":
+		prev := word(toks, i-1)
+		return allDigits(prev) || numberWords[prev] || prev == "several" || prev == "many"
+	}
+	return false
 }
 
 // thanAhead reports whether a "than" follows token i in its clause.

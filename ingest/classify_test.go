@@ -85,6 +85,11 @@ func TestExtractMentionType(t *testing.T) {
 		// A list item may open with a short label before the option.
 		{"Key differences:\n\n- **Cost:** Ring is cheap.\n- **Smart home:** Vivint has the deepest integration but is also the most expensive.\n", []string{"Vivint", "Ring"}, "Vivint", sightline.MentionListing},
 		{"Key differences:\n\n- **Cost:** Ring is cheap.\n- **Smart home:** the deepest integration is in Vivint.\n", []string{"Vivint", "Ring"}, "Vivint", sightline.MentionReference},
+		// A multiple of another's measure weighs the brand against it.
+		{"Lodge skillets last forever. Le Creuset's skillets look nice but cost five times as much.", []string{"Le Creuset", "Lodge"}, "Le Creuset", sightline.MentionComparison},
+		{"Lodge skillets last forever. Staub pans cost twice as much.", []string{"Staub", "Lodge"}, "Staub", sightline.MentionComparison},
+		{"Lodge skillets last forever. Staub pans cost 3 times more.", []string{"Staub", "Lodge"}, "Staub", sightline.MentionComparison},
+		{"Lodge skillets last forever. Staub pans hold heat for five times as long as steel.", []string{"Staub", "Lodge"}, "Staub", sightline.MentionReference},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

@@ -388,6 +388,9 @@ var comparativeFillers = wordSet(`necessarily really any a an the slightly much 
 var advisingWords = wordSet(`top our my best great excellent solid ideal smart first safest safe safer strong
 	good default natural better sensible reasonable obvious low-cost budget`)
 
+// numberWords count: "five times as much".
+var numberWords = wordSet(`two three four five six seven eight nine ten few`)
+
 // namedOthers after "than" stand for brands the answer names: "more
 // supportive than either", "cheaper than both".
 var namedOthers = wordSet(`either both these those them all any neither`)
