@@ -735,8 +735,11 @@ func predicateComparative(toks []token, i int) bool {
 	j := from - 1
 	for j >= 0 && !toks[j].punct && comparativeFillers[toks[j].w] {
 		if (toks[j].w == "a" || toks[j].w == "an") && !degreeNouns[word(toks, j+1)] && !thanAhead(toks, i) &&
+			!priceComparatives[w] && !priceComparatives[w+" "+word(toks, i+1)] &&
 			(j == 0 || toks[j-1].punct || copulas[toks[j-1].w] || toks[j-1].w == "and") {
-			return false // "is a newer option", "and a shorter jar": it qualifies the noun
+			// "is a newer option", "and a shorter jar": it qualifies the
+			// noun; but "a cheaper option" is cheaper than the others.
+			return false
 		}
 		j--
 	}

@@ -28,6 +28,8 @@ func TestExtractMentionType(t *testing.T) {
 		{"Proton is private. Fastmail has a faster interface.", []string{"Fastmail", "Proton"}, "Fastmail", sightline.MentionComparison},
 		{"- Vitamix 5200 — Powerful.\n- Blendtec 575 — Preset programs and a shorter jar that fits under cabinets.\n", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionListing},
 		{"Vitamix is loud. Blendtec is a much cheaper option than Vitamix.", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionComparison},
+		{"Vitamix is loud. Blendtec is a cheaper option.", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionComparison},
+		{"Vitamix is loud. Blendtec is a more affordable option.", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionComparison},
 		{"Vitamix is loud. Blendtec is a bit cheaper.", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionComparison},
 		{"Vitamix is loud. Blendtec is cheaper.", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionComparison},
 		// A "than" further on measures the comparative against something

@@ -388,6 +388,11 @@ var comparativeFillers = wordSet(`necessarily really any a an the slightly much 
 var advisingWords = wordSet(`top our my best great excellent solid ideal smart first safest safe safer strong
 	good default natural better sensible reasonable obvious low-cost budget`)
 
+// priceComparatives weigh a price against the others' even before a noun:
+// "a cheaper option", "a more affordable plan".
+var priceComparatives = map[string]bool{"cheaper": true, "pricier": true, "costlier": true,
+	"more expensive": true, "less expensive": true, "more affordable": true, "more costly": true, "less costly": true}
+
 // numberWords count: "five times as much".
 var numberWords = wordSet(`two three four five six seven eight nine ten few`)
 
