@@ -405,8 +405,8 @@ func recommendationCue(toks []token, i int) bool {
 			return false
 		}
 		switch word(toks, i+1) {
-		case "time", "way", "practices", "practice", "thing", "part", "known":
-			return false
+		case "time", "way", "practices", "practice", "thing", "part", "known", "avoided", "skipped", "left":
+			return false // "is best avoided" advises against it
 		}
 		return true
 	case "pick", "picks", "choice", "choices", "bet", "bets", "default":

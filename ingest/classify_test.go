@@ -92,6 +92,9 @@ func TestExtractMentionType(t *testing.T) {
 		{"Lodge skillets last forever. Staub pans cost twice as much.", []string{"Staub", "Lodge"}, "Staub", sightline.MentionComparison},
 		{"Lodge skillets last forever. Staub pans cost 3 times more.", []string{"Staub", "Lodge"}, "Staub", sightline.MentionComparison},
 		{"Lodge skillets last forever. Staub pans hold heat for five times as long as steel.", []string{"Staub", "Lodge"}, "Staub", sightline.MentionReference},
+		// "Best avoided" advises against.
+		{"Zendesk is pricey. Acme is best avoided if you need phone support.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionReference},
+		{"Zendesk is pricey. Acme's hardware is best left to professionals.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionReference},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
