@@ -524,10 +524,10 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			if others && i == firstWord(toks) {
 				return true // "Comparing A and B, A …"
 			}
-		case "trails", "beats", "outperforms", "outclasses", "outclassed", "outsells", "rivals", "undercuts":
-			// "now trails both", "both are outclassed by A and B"; not
-			// "rivals like A": a noun
-			if earlier && !examplesAfter(toks, i) && !capitalised(e.d.text[t.start:t.end]) && (v.clause[i] == c || word(toks, i+1) == "by" && k > i && k-i <= 5) {
+		case "trails", "outsells", "rivals", "undercuts", "edges":
+			// "now trails both", "edges out Zendesk"; not "rivals like A": a
+			// noun
+			if earlier && !examplesAfter(toks, i) && (t.w != "edges" || word(toks, i+1) == "out") && !capitalised(e.d.text[t.start:t.end]) && v.clause[i] == c {
 				return true
 			}
 		case "compared", "unlike", "alternative", "alternatives", "rival", "contrast", "similar", "comparable",
@@ -547,6 +547,14 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			if others && i == firstWord(toks) && (t.w == "compared" || t.w == "unlike") {
 				return true // "Compared with A, B …": both
 			}
+		}
+	}
+	// "outshines Zendesk", "both are outclassed by A and B"; not "hard to
+	// beat": praise.
+	for i, t := range toks {
+		if outdoes[t.w] && earlier && word(toks, i-1) != "to" && !capitalised(e.d.text[t.start:t.end]) &&
+			(v.clause[i] == c || word(toks, i+1) == "by" && k > i && k-i <= 5) {
+			return true
 		}
 	}
 	// "A and B are both popular, but they suit different buyers": a pair

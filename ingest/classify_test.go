@@ -95,6 +95,12 @@ func TestExtractMentionType(t *testing.T) {
 		// "Best avoided" advises against.
 		{"Zendesk is pricey. Acme is best avoided if you need phone support.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionReference},
 		{"Zendesk is pricey. Acme's hardware is best left to professionals.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionReference},
+		// Verbs of one brand outdoing another.
+		{"Zendesk is pricey. Acme outshines Zendesk in reporting.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
+		{"Zendesk is pricey. Acme surpasses it in reporting.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
+		{"Zendesk is pricey. Acme edges out Zendesk on price.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
+		{"Zendesk is pricey. Older tools are outclassed by Acme.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
+		{"Zendesk is pricey. If you only need chat, Acme is hard to beat.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionReference},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
