@@ -198,7 +198,7 @@ func (e *extraction) mentionType(ui int, v *sentenceView, k, brand int) sightlin
 			return sightline.MentionComparison
 		}
 	}
-	if e.exampleCue(v.toks, k) {
+	if e.exampleCue(v.toks, k) || v.exampleAside(k) {
 		return sightline.MentionExample
 	}
 	if e.optionLine(ui, k) || e.enumerated(v, k) {
@@ -786,6 +786,20 @@ func thanAhead(toks []token, i int) bool {
 		}
 	}
 	return false
+}
+
+// exampleAside reports whether "for example" or "for instance" follows
+// the brand at k as an aside: "Acme, for example, has a free plan".
+func (v *sentenceView) exampleAside(k int) bool {
+	j := k + 1
+	for j < len(v.toks) && v.inName[j] && v.brandAt[j] < 0 {
+		j++
+	}
+	if j >= len(v.toks) || v.toks[j].w != "," && v.toks[j].w != "(" {
+		return false
+	}
+	next := word(v.toks, j+2)
+	return word(v.toks, j+1) == "e.g" || word(v.toks, j+1) == "for" && (next == "example" || next == "instance")
 }
 
 // examplesAfter reports whether instances follow token i: "such as",

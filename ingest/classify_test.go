@@ -101,6 +101,10 @@ func TestExtractMentionType(t *testing.T) {
 		{"Zendesk is pricey. Acme edges out Zendesk on price.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
 		{"Zendesk is pricey. Older tools are outclassed by Acme.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
 		{"Zendesk is pricey. If you only need chat, Acme is hard to beat.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionReference},
+		// "X, for example, …" names X as an instance.
+		{"Some tools offer free plans. Acme, for example, has one for three agents.", []string{"Acme"}, "Acme", sightline.MentionExample},
+		{"Some tools offer free plans. Acme Cloud, for instance, has one.", []string{"Acme Cloud"}, "Acme Cloud", sightline.MentionExample},
+		{"Acme is cheap, for example on annual plans.", []string{"Acme"}, "Acme", sightline.MentionReference},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
