@@ -517,6 +517,11 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				asBefore(toks, i) && (v.clause[i] == c || v.firstBrand() == k) {
 				return true
 			}
+		case "hand":
+			// "Acme, on the other hand, is …": as "by contrast"
+			if on := i - 3; word(toks, on) == "on" && word(toks, i-1) == "other" && (v.clause[i] == c || abs(on-k) <= 3 || on == firstWord(toks)) && earlier {
+				return true
+			}
 		case "compare", "comparing", "between":
 			if others && i < k {
 				return true

@@ -105,6 +105,12 @@ func TestExtractMentionType(t *testing.T) {
 		{"Some tools offer free plans. Acme, for example, has one for three agents.", []string{"Acme"}, "Acme", sightline.MentionExample},
 		{"Some tools offer free plans. Acme Cloud, for instance, has one.", []string{"Acme Cloud"}, "Acme Cloud", sightline.MentionExample},
 		{"Acme is cheap, for example on annual plans.", []string{"Acme"}, "Acme", sightline.MentionReference},
+		// "On the other hand" sets the brand against the one before, as "by
+		// contrast" does.
+		{"Zendesk is big. Acme, on the other hand, is small.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
+		{"Zendesk is big. On the other hand, Acme is small.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
+		{"Zendesk is big. Acme, by contrast, is small.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
+		{"Acme keeps a tool on the other hand of the desk.", []string{"Acme"}, "Acme", sightline.MentionReference},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
