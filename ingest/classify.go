@@ -72,7 +72,7 @@ func (e *extraction) view(ui int) *sentenceView {
 		boundary := false
 		switch {
 		case t.punct && strings.Contains(",;:()—–", t.w):
-			boundary = t.w != "," || !v.enumerationComma(i)
+			boundary = t.w != "," || !v.enumerationComma(i) && !adjectiveComma(toks, i)
 		case t.punct && t.w == "-" && i > 0 && toks[i-1].end < t.start:
 			boundary = true
 		case !t.punct && i > 0:
@@ -96,6 +96,23 @@ func (e *extraction) view(ui int) *sentenceView {
 	}
 	e.views[ui] = v
 	return v
+}
+
+// adjectiveComma reports whether the comma at i separates two adjectives
+// of one noun phrase: "the reliable, low-cost choice".
+func adjectiveComma(toks []token, i int) bool {
+	switch word(toks, i-2) {
+	case "a", "an", "the":
+	default:
+		return false
+	}
+	prev, next := word(toks, i-1), word(toks, i+1)
+	if prev == "" || next == "" || functionWords[next] || articles[next] || clauseKind(next) != 0 {
+		return false
+	}
+	// The phrase ends in a noun after the second adjective, before any
+	// other punctuation: "the reliable, low-cost choice for …".
+	return optionNouns[word(toks, i+2)] || optionNouns[word(toks, i+3)]
 }
 
 // clauseKind is the kind of clause a word opens: 'b' after but, 't' after
@@ -413,9 +430,14 @@ func recommendationCue(toks []token, i int) bool {
 		if advisingWords[word(toks, i-1)] && !notAdvice[word(toks, i-2)] {
 			return !negated(toks, i-1) // not "the worst budget choice"
 		}
-		// "the practical pick", "the obvious choice": the + an adjective.
-		if word(toks, i-2) == "the" && word(toks, i-1) != "" && !toks[i-1].punct && !notAdvice[word(toks, i-1)] {
-			return !negated(toks, i-2)
+		// "the practical pick", "the obvious choice", "the quiet, compact
+		// pick": the + adjectives.
+		the := i - 2
+		if i >= 3 && toks[i-2].w == "," && word(toks, i-3) != "" && !notAdvice[word(toks, i-3)] {
+			the = i - 4
+		}
+		if word(toks, the) == "the" && word(toks, i-1) != "" && !toks[i-1].punct && !notAdvice[word(toks, i-1)] {
+			return !negated(toks, the)
 		}
 		// "a solid budget foam pick": an advising word before nouns that
 		// say what kind of pick.

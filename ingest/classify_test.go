@@ -111,6 +111,10 @@ func TestExtractMentionType(t *testing.T) {
 		{"Zendesk is big. On the other hand, Acme is small.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
 		{"Zendesk is big. Acme, by contrast, is small.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
 		{"Acme keeps a tool on the other hand of the desk.", []string{"Acme"}, "Acme", sightline.MentionReference},
+		// A comma between two adjectives of the advising phrase.
+		{"Brother laser printers are the reliable, low-cost choice for home offices.", []string{"Brother"}, "Brother", sightline.MentionRecommendation},
+		{"HP is fine. Brother is the quiet, compact pick.", []string{"Brother", "HP"}, "Brother", sightline.MentionRecommendation},
+		{"In the end, Brother is cheaper than HP.", []string{"Brother", "HP"}, "Brother", sightline.MentionComparison},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
