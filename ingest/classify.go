@@ -539,6 +539,16 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				asBefore(toks, i) && (v.clause[i] == c || v.firstBrand() == k) {
 				return true
 			}
+		case "que", "als", "dan", "che":
+			// "más barato que Zendesk", "günstiger als Zendesk"
+			j := i + 1
+			if articles[word(toks, j)] || nameArticles[word(toks, j)] {
+				j++
+			}
+			if others && j < len(toks) && v.brandAt[j] >= 0 && foreignComparative(toks, i) &&
+				(v.clause[i] == c || v.brandAt[j] == brand || v.firstBrand() == k) {
+				return true
+			}
 		case "hand":
 			// "Acme, on the other hand, is …": as "by contrast"
 			if on := i - 3; word(toks, on) == "on" && word(toks, i-1) == "other" && (v.clause[i] == c || abs(on-k) <= 3 || on == firstWord(toks)) && earlier {
@@ -801,6 +811,24 @@ func multiplied(toks []token, i int) bool {
 	case "times":
 		prev := word(toks, i-1)
 		return allDigits(prev) || numberWords[prev] || prev == "several" || prev == "many"
+	}
+	return false
+}
+
+// foreignComparative reports whether a comparative of another language
+// comes shortly before the "than" word at i: "más barato que", "moins cher
+// que", "günstiger als", "goedkoper dan".
+func foreignComparative(toks []token, i int) bool {
+	for j := i - 1; j >= 0 && i-j <= 4 && !toks[j].punct; j-- {
+		w := toks[j].w
+		if foreignMore[w] {
+			return true
+		}
+		// German and Dutch comparatives end in -er right before "als" or
+		// "dan".
+		if j == i-1 && (toks[i].w == "als" || toks[i].w == "dan") && len(w) > 4 && strings.HasSuffix(w, "er") {
+			return true
+		}
 	}
 	return false
 }

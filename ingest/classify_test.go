@@ -115,6 +115,14 @@ func TestExtractMentionType(t *testing.T) {
 		{"Brother laser printers are the reliable, low-cost choice for home offices.", []string{"Brother"}, "Brother", sightline.MentionRecommendation},
 		{"HP is fine. Brother is the quiet, compact pick.", []string{"Brother", "HP"}, "Brother", sightline.MentionRecommendation},
 		{"In the end, Brother is cheaper than HP.", []string{"Brother", "HP"}, "Brother", sightline.MentionComparison},
+		// "Than" in the other languages answers come in.
+		{"Zendesk es caro. Acme es más barato que Zendesk.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
+		{"Zendesk est cher. Acme est moins cher que Zendesk.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
+		{"Zendesk ist teuer. Acme ist günstiger als Zendesk.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
+		{"Zendesk é caro. Acme é mais barato que o Zendesk.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
+		{"Zendesk is duur. Acme is goedkoper dan Zendesk.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
+		{"Acme dice que Zendesk es caro.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionReference},
+		{"Acme gilt als Zendesk-Alternative für Teams.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionReference},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

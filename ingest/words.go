@@ -393,6 +393,11 @@ var advisingWords = wordSet(`top our my best great excellent solid ideal smart f
 var priceComparatives = map[string]bool{"cheaper": true, "pricier": true, "costlier": true,
 	"more expensive": true, "less expensive": true, "more affordable": true, "more costly": true, "less costly": true}
 
+// foreignMore make a comparative in the languages answers come in: "más
+// barato", "plus cher", "mais barato", "più economico", "meer".
+var foreignMore = wordSet(`más menos plus moins mais più meno meer minder mehr weniger mejor peor meilleur
+	pire melhor pior migliore peggiore besser beter`)
+
 // numberWords count: "five times as much".
 var numberWords = wordSet(`two three four five six seven eight nine ten few`)
 
