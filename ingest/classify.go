@@ -215,7 +215,7 @@ func (e *extraction) mentionType(ui int, v *sentenceView, k, brand int) sightlin
 			return sightline.MentionComparison
 		}
 	}
-	if e.exampleCue(v.toks, k) || v.exampleAside(k) {
+	if e.exampleCue(v, k) || v.exampleAside(k) {
 		return sightline.MentionExample
 	}
 	if e.optionLine(ui, k) || e.enumerated(v, k) {
@@ -569,7 +569,7 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			}
 		case "compared", "unlike", "alternative", "alternatives", "rival", "contrast", "similar", "comparable",
 			"alternativas", "alternativa", "alternativen", "alternatieven":
-			if i < k && examplesAfter(toks, i) && e.exampleCue(toks, k) {
+			if i < k && examplesAfter(toks, i) && e.exampleCue(v, k) {
 				continue // "budget alternatives such as the Soundcore": an instance of the kind
 			}
 			if (v.clause[i] == c || abs(i-k) <= 3) && earlier {
@@ -871,8 +871,14 @@ func examplesAfter(toks []token, i int) bool {
 
 // exampleCue reports whether the brand at k follows "such as", "like",
 // "including", "e.g." or "for example", across an enumeration.
-func (e *extraction) exampleCue(toks []token, k int) bool {
-	for i := k - 1; i >= 0 && k-i <= 12; i-- {
+func (e *extraction) exampleCue(v *sentenceView, k int) bool {
+	toks := v.toks
+	n := 0 // words passed outside brand names
+	for i := k - 1; i >= 0 && n < 12; i-- {
+		if v.inName[i] {
+			continue // "such as Slumber & Co, Cloudrest and …"
+		}
+		n++
 		w := word(toks, i)
 		switch {
 		case w == "like" && !feelsLike[word(toks, i-1)], w == "including", w == "e.g", foreignLike[w] && i > 0 && !toks[i-1].punct:

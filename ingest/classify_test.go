@@ -123,6 +123,11 @@ func TestExtractMentionType(t *testing.T) {
 		{"Zendesk is duur. Acme is goedkoper dan Zendesk.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
 		{"Acme dice que Zendesk es caro.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionReference},
 		{"Acme gilt als Zendesk-Alternative für Teams.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionReference},
+		// An example cue reaches across names with an ampersand.
+		{"Smaller players such as Tally & Co and Ledgerline also exist.", []string{"Ledgerline", "Tally & Co"}, "Ledgerline", sightline.MentionExample},
+		{"Cheaper tools such as Slumber & Co, Cloudrest and Golden Meadow Labs draw complaints.", []string{"Cloudrest", "Slumber & Co", "Golden Meadow Labs"}, "Golden Meadow Labs", sightline.MentionExample},
+		{"Well-liked options such as Nook, Slumber & Co and Café Lumière do it well.", []string{"Café Lumière", "Nook", "Slumber & Co"}, "Café Lumière", sightline.MentionExample},
+		{"Smaller players such as Tally & Co exist; Ledgerline is another.", []string{"Ledgerline", "Tally & Co"}, "Ledgerline", sightline.MentionReference},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
