@@ -133,9 +133,15 @@ func clauseKind(w string) byte {
 // enumeration ("A, B and C"): a brand on each side.
 func (v *sentenceView) enumerationComma(i int) bool {
 	before := false
-	for k := i - 1; k >= 0 && i-k <= 4 && !v.toks[k].punct; k-- {
+	// The words of a name do not count, and its "&" goes on with it:
+	// "Trail & Tarmac, PimGrid and Zenova".
+	for k, n := i-1, 0; k >= 0 && (v.inName[k] || n < 4 && !v.toks[k].punct); k-- {
 		if v.brandAt[k] >= 0 {
 			before = true
+			break
+		}
+		if !v.inName[k] {
+			n++
 		}
 	}
 	j := i + 1

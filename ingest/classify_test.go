@@ -128,6 +128,10 @@ func TestExtractMentionType(t *testing.T) {
 		{"Cheaper tools such as Slumber & Co, Cloudrest and Golden Meadow Labs draw complaints.", []string{"Cloudrest", "Slumber & Co", "Golden Meadow Labs"}, "Golden Meadow Labs", sightline.MentionExample},
 		{"Well-liked options such as Nook, Slumber & Co and Café Lumière do it well.", []string{"Café Lumière", "Nook", "Slumber & Co"}, "Café Lumière", sightline.MentionExample},
 		{"Smaller players such as Tally & Co exist; Ledgerline is another.", []string{"Ledgerline", "Tally & Co"}, "Ledgerline", sightline.MentionReference},
+		// An enumeration goes on after a name with an ampersand.
+		{"If you need security, the main options are Trail & Tarmac, PimGrid, Bright Falcon and Zenova.", []string{"Zenova", "Trail & Tarmac", "PimGrid", "Bright Falcon"}, "PimGrid", sightline.MentionListing},
+		{"Commonly used options include Grün & Weiss, Shieldly and Tunnelfox.", []string{"Tunnelfox", "Grün & Weiss", "Shieldly"}, "Tunnelfox", sightline.MentionListing},
+		{"Trail & Tarmac, PimGrid and Zenova are all worth a look.", []string{"Zenova", "Trail & Tarmac", "PimGrid"}, "Trail & Tarmac", sightline.MentionRecommendation},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

@@ -74,6 +74,7 @@ func TestExtractToneCues(t *testing.T) {
 		{"The LG C4 is brighter than the Sony A80L.", "Sony", sightline.ToneNegative},
 		{"For a spare room, the Blink Mini is enough.", "Blink", sightline.TonePositive},
 		{"The free tier of Dropbox is not enough for photos.", "Dropbox", sightline.ToneNegative},
+		{"Slumber & Co, Cloudrest and Nook are comfortable.", "Slumber & Co", sightline.TonePositive},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
