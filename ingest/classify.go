@@ -561,6 +561,9 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				return true
 			}
 		case "compare", "comparing", "between":
+			if !v.brandSoonAfter(i, 4) {
+				break // "if you are comparing costs": no brand is weighed
+			}
 			if others && i < k {
 				return true
 			}
@@ -620,6 +623,21 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 		if (v.clause[i] == c || v.clause[i] > c && !v.clauseHasBrand(v.clause[i]) && v.kind[v.clause[i]] != 'w') && predicateComparative(toks, i) &&
 			!v.thanOther(i) {
 			return true
+		}
+	}
+	return false
+}
+
+// brandSoonAfter reports whether a brand is named within n words after
+// token i, before any punctuation: "comparing Zendesk and …", "compare it
+// with Zendesk", not "comparing costs, Zendesk …".
+func (v *sentenceView) brandSoonAfter(i, n int) bool {
+	for j := i + 1; j < len(v.toks) && j-i <= n; j++ {
+		if v.brandAt[j] >= 0 {
+			return true
+		}
+		if v.toks[j].punct {
+			return false
 		}
 	}
 	return false

@@ -132,6 +132,10 @@ func TestExtractMentionType(t *testing.T) {
 		{"If you need security, the main options are Trail & Tarmac, PimGrid, Bright Falcon and Zenova.", []string{"Zenova", "Trail & Tarmac", "PimGrid", "Bright Falcon"}, "PimGrid", sightline.MentionListing},
 		{"Commonly used options include Grün & Weiss, Shieldly and Tunnelfox.", []string{"Tunnelfox", "Grün & Weiss", "Shieldly"}, "Tunnelfox", sightline.MentionListing},
 		{"Trail & Tarmac, PimGrid and Zenova are all worth a look.", []string{"Zenova", "Trail & Tarmac", "PimGrid"}, "Trail & Tarmac", sightline.MentionRecommendation},
+		// "Compare" weighs brands only when they are what it compares.
+		{"When comparing costs, Quorhub publishes a pricing breakdown, as Hablo does.", []string{"Quorhub", "Hablo"}, "Quorhub", sightline.MentionReference},
+		{"Hablo is popular. Comparing Quorhub and Hablo, Quorhub is simpler.", []string{"Quorhub", "Hablo"}, "Quorhub", sightline.MentionComparison},
+		{"Hablo is popular. The choice between Quorhub and Hablo comes down to price.", []string{"Quorhub", "Hablo"}, "Quorhub", sightline.MentionComparison},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
