@@ -937,7 +937,9 @@ func (e *extraction) enumerated(v *sentenceView, k int) bool {
 	for i := k - 1; i >= 0 && k-i <= 14; i-- {
 		switch word(toks, i) {
 		case "include", "includes", "are", "namely", "son", "sont", "são", "sind", "zijn", "sono", "incluyen", "incluem":
-			return n >= 2
+			// Not "if you are comparing costs, A …": the verb's clause ended
+			// before the brand.
+			return n >= 2 && v.clause[i] == v.clause[k]
 		}
 		if toks[i].punct && toks[i].w == ":" {
 			// "Options: A, B and C", not "Lexie B2 Plus: Powered by Bose

@@ -134,6 +134,7 @@ func TestExtractMentionType(t *testing.T) {
 		{"Trail & Tarmac, PimGrid and Zenova are all worth a look.", []string{"Zenova", "Trail & Tarmac", "PimGrid"}, "Trail & Tarmac", sightline.MentionRecommendation},
 		// "Compare" weighs brands only when they are what it compares.
 		{"When comparing costs, Quorhub publishes a pricing breakdown, as Hablo does.", []string{"Quorhub", "Hablo"}, "Quorhub", sightline.MentionReference},
+		{"If you are comparing costs, Quorhub publishes a pricing breakdown, as Hablo does.", []string{"Quorhub", "Hablo"}, "Quorhub", sightline.MentionReference},
 		{"Hablo is popular. Comparing Quorhub and Hablo, Quorhub is simpler.", []string{"Quorhub", "Hablo"}, "Quorhub", sightline.MentionComparison},
 		{"Hablo is popular. The choice between Quorhub and Hablo comes down to price.", []string{"Quorhub", "Hablo"}, "Quorhub", sightline.MentionComparison},
 	}
