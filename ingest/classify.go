@@ -512,6 +512,14 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			if others && (l.kind == lineHeading || abs(i-k) <= 4) {
 				return true
 			}
+			// "Optima vs Granite Fox": a name the brand is set against, even
+			// one not recognised as a brand.
+			if i == k-1 && i > 0 && !toks[i-1].punct && capitalised(e.d.text[toks[i-1].start:toks[i-1].end]) {
+				return true
+			}
+			if end := v.nameEnd(k); i == end+1 && i+1 < len(toks) && !toks[i+1].punct && capitalised(e.d.text[toks[i+1].start:toks[i+1].end]) {
+				return true
+			}
 		case "than":
 			if prepositions[word(toks, i+1)] {
 				i++ // "easier than on StubHub"
@@ -626,6 +634,15 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 		}
 	}
 	return false
+}
+
+// nameEnd is the last token of the brand name starting at k.
+func (v *sentenceView) nameEnd(k int) int {
+	j := k
+	for j+1 < len(v.toks) && v.inName[j+1] && v.brandAt[j+1] < 0 {
+		j++
+	}
+	return j
 }
 
 // brandSoonAfter reports whether a brand is named within n words after

@@ -137,6 +137,10 @@ func TestExtractMentionType(t *testing.T) {
 		{"If you are comparing costs, Quorhub publishes a pricing breakdown, as Hablo does.", []string{"Quorhub", "Hablo"}, "Quorhub", sightline.MentionReference},
 		{"Hablo is popular. Comparing Quorhub and Hablo, Quorhub is simpler.", []string{"Quorhub", "Hablo"}, "Quorhub", sightline.MentionComparison},
 		{"Hablo is popular. The choice between Quorhub and Hablo comes down to price.", []string{"Quorhub", "Hablo"}, "Quorhub", sightline.MentionComparison},
+		// "vs" beside the brand and a name sets it against that name.
+		{"Optima vs Granite Fox: Optima is praised for support, while Granite Fox stands out for security.", []string{"Granite Fox"}, "Granite Fox", sightline.MentionComparison},
+		{"Granite Fox vs Optima: both have free plans.", []string{"Granite Fox"}, "Granite Fox", sightline.MentionComparison},
+		{"Granite Fox versus the rest of the market is a fair fight.", []string{"Granite Fox"}, "Granite Fox", sightline.MentionReference},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
