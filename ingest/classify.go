@@ -563,6 +563,15 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				(v.clause[i] == c || v.brandAt[j] == brand || v.firstBrand() == k) {
 				return true
 			}
+		case "like":
+			// "Acme looks like Zendesk", "feels like the Pegasus": a likeness
+			j := i + 1
+			if word(toks, j) == "the" || word(toks, j) == "a" {
+				j++
+			}
+			if earlier && lookVerbs[word(toks, i-1)] && j < len(toks) && v.brandAt[j] >= 0 && (v.clause[i] == c || v.brandAt[j] == brand) {
+				return true
+			}
 		case "hand":
 			// "Acme, on the other hand, is …": as "by contrast"
 			if on := i - 3; word(toks, on) == "on" && word(toks, i-1) == "other" && (v.clause[i] == c || abs(on-k) <= 3 || on == firstWord(toks)) && earlier {

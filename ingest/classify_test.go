@@ -141,6 +141,10 @@ func TestExtractMentionType(t *testing.T) {
 		{"Optima vs Granite Fox: Optima is praised for support, while Granite Fox stands out for security.", []string{"Granite Fox"}, "Granite Fox", sightline.MentionComparison},
 		{"Granite Fox vs Optima: both have free plans.", []string{"Granite Fox"}, "Granite Fox", sightline.MentionComparison},
 		{"Granite Fox versus the rest of the market is a fair fight.", []string{"Granite Fox"}, "Granite Fox", sightline.MentionReference},
+		// "Looks like" and "feels like" a brand weigh the two.
+		{"Zendesk is big. Acme looks like Zendesk.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
+		{"Zendesk is big. In places it feels like Acme.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
+		{"Zendesk is big. It feels like a bargain, and Acme agrees.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionReference},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
