@@ -598,6 +598,9 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			if i < k && examplesAfter(toks, i) && e.exampleCue(v, k) {
 				continue // "budget alternatives such as the Soundcore": an instance of the kind
 			}
+			if i < k && enumerationAfter(toks, i) && e.enumerated(v, k) {
+				continue // "alternatives include A, B and C": the options listed
+			}
 			if (v.clause[i] == c || abs(i-k) <= 3) && earlier {
 				return true
 			}
@@ -905,6 +908,19 @@ func (v *sentenceView) exampleAside(k int) bool {
 	}
 	next := word(v.toks, j+2)
 	return word(v.toks, j+1) == "e.g" || word(v.toks, j+1) == "for" && (next == "example" || next == "instance")
+}
+
+// enumerationAfter reports whether a list of options follows token i:
+// "include", "are", a colon.
+func enumerationAfter(toks []token, i int) bool {
+	if i+1 < len(toks) && toks[i+1].w == ":" {
+		return true
+	}
+	switch word(toks, i+1) {
+	case "include", "includes", "are":
+		return true
+	}
+	return false
 }
 
 // examplesAfter reports whether instances follow token i: "such as",

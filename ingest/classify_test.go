@@ -145,6 +145,10 @@ func TestExtractMentionType(t *testing.T) {
 		{"Zendesk is big. Acme looks like Zendesk.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
 		{"Zendesk is big. In places it feels like Acme.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionComparison},
 		{"Zendesk is big. It feels like a bargain, and Acme agrees.", []string{"Acme", "Zendesk"}, "Acme", sightline.MentionReference},
+		// "Alternatives include A, B and C" lists its options.
+		{"Alternatives include Acme, Gorgias and Front.", []string{"Acme", "Gorgias", "Front"}, "Acme", sightline.MentionListing},
+		{"Zendesk is pricey. Alternatives: Acme and Gorgias.", []string{"Acme", "Zendesk", "Gorgias"}, "Acme", sightline.MentionListing},
+		{"Alternatives to Zendesk include Acme and Gorgias.", []string{"Acme", "Zendesk", "Gorgias"}, "Acme", sightline.MentionComparison},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
