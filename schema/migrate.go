@@ -48,17 +48,35 @@ func MigrateClickHouse(ctx context.Context, db *sql.DB) (int, error) {
 }
 
 func up(ctx context.Context, dialect goose.Dialect, db *sql.DB, files fs.FS, dir string, opts ...goose.ProviderOption) (int, error) {
-	sub, err := fs.Sub(files, dir)
+	provider, err := newProvider(dialect, db, files, dir, opts...)
 	if err != nil {
 		return 0, err
-	}
-	provider, err := goose.NewProvider(dialect, db, sub, opts...)
-	if err != nil {
-		return 0, fmt.Errorf("loading %s migrations: %w", dir, err)
 	}
 	results, err := provider.Up(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("applying %s migrations: %w", dir, err)
 	}
 	return len(results), nil
+}
+
+// NewProvider returns goose's provider of Sightline's migrations for db's
+// engine (goose.DialectPostgres or goose.DialectClickHouse), for stepping
+// through them one by one: tests that roll migrations back.
+func NewProvider(dialect goose.Dialect, db *sql.DB) (*goose.Provider, error) {
+	if dialect == goose.DialectClickHouse {
+		return newProvider(dialect, db, ClickHouse, "clickhouse")
+	}
+	return newProvider(dialect, db, Postgres, "postgres")
+}
+
+func newProvider(dialect goose.Dialect, db *sql.DB, files fs.FS, dir string, opts ...goose.ProviderOption) (*goose.Provider, error) {
+	sub, err := fs.Sub(files, dir)
+	if err != nil {
+		return nil, err
+	}
+	provider, err := goose.NewProvider(dialect, db, sub, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("loading %s migrations: %w", dir, err)
+	}
+	return provider, nil
 }

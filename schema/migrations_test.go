@@ -3,15 +3,17 @@ package schema_test
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"flag"
-	"io/fs"
+	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
@@ -34,23 +36,22 @@ import (
 var update = flag.Bool("update", false, "record the migrated schemas in testdata")
 
 func TestClickHouseMigrationsBuildTheRecordedSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := olap.OpenDB(olaptest.NewDatabase(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	built := clickHouseSchema(t, db)
-	checkRecorded(t, "testdata/clickhouse.schema", built)
-	downAndUpAgain(ctx, t, goose.DialectClickHouse, db, schema.ClickHouse, "clickhouse")
-	checkSame(t, built, clickHouseSchema(t, db))
+	checkRecorded(t, "testdata/clickhouse.schema", clickHouseSchema(t, db))
+	checkEveryDownUndoesItsUp(ctx, t, newProvider(t, goose.DialectClickHouse, db), func() string { return clickHouseSchema(t, db) })
 }
 
 func TestPostgresMigrationsBuildTheRecordedSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	url := oltptest.NewDatabase(t)
-	built := postgresSchema(t, url)
-	checkRecorded(t, "testdata/postgres.schema", built)
+	checkRecorded(t, "testdata/postgres.schema", postgresSchema(t, url))
 	pool, err := pgxpool.New(ctx, url)
 	if err != nil {
 		t.Fatal(err)
@@ -58,8 +59,7 @@ func TestPostgresMigrationsBuildTheRecordedSchema(t *testing.T) {
 	defer pool.Close()
 	db := stdlib.OpenDBFromPool(pool)
 	defer db.Close()
-	downAndUpAgain(ctx, t, goose.DialectPostgres, db, schema.Postgres, "postgres")
-	checkSame(t, built, postgresSchema(t, url))
+	checkEveryDownUndoesItsUp(ctx, t, newProvider(t, goose.DialectPostgres, db), func() string { return postgresSchema(t, url) })
 }
 
 // clickHouseSchema is the CREATE statement of every table and view of the
@@ -88,62 +88,100 @@ func clickHouseSchema(t *testing.T, db *sql.DB) string {
 
 // postgresSchema is pg_dump's schema of the database, River's tables
 // included, without the dump's own comments and session settings (they
-// name the server's version) and without goose's version table.
+// name the server's version) and without goose's version table. Lines
+// inside function bodies are all kept.
 func postgresSchema(t *testing.T, url string) string {
 	t.Helper()
-	out, err := exec.Command(pgDump(t), "--schema-only", "--no-owner", "--no-privileges",
-		"--exclude-table=goose_db_version*", "--dbname="+url).Output()
+	cmd := exec.Command(pgDump(t, url), "--schema-only", "--no-owner", "--no-privileges",
+		"--exclude-table=goose_db_version*", "--dbname="+url)
+	out, err := cmd.Output()
 	if err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			t.Fatalf("pg_dump: %v: %s", err, exit.Stderr)
+		}
 		t.Fatalf("pg_dump: %v", err)
 	}
 	var kept []string
+	inBody := false
 	for line := range strings.Lines(string(out)) {
-		if strings.HasPrefix(line, "--") || strings.HasPrefix(line, "SET ") ||
+		dumpLine := strings.HasPrefix(line, "--") || strings.HasPrefix(line, "SET ") ||
 			strings.HasPrefix(line, "SELECT pg_catalog.set_config") || strings.HasPrefix(line, `\restrict`) ||
-			strings.HasPrefix(line, `\unrestrict`) {
-			continue
+			strings.HasPrefix(line, `\unrestrict`)
+		if inBody || !dumpLine {
+			kept = append(kept, line)
 		}
-		kept = append(kept, line)
+		if strings.Count(line, "$$")%2 == 1 {
+			inBody = !inBody
+		}
 	}
 	return blankRuns.ReplaceAllString(strings.Join(kept, ""), "\n\n")
 }
 
 var blankRuns = regexp.MustCompile(`\n{3,}`)
 
-// pgDump finds pg_dump on the PATH or where Debian installs Postgres.
-func pgDump(t *testing.T) string {
+// pgDump finds the pg_dump of the server's major version where Debian
+// installs it, or else the one on the PATH: a client of another version
+// refuses an older server or prints another dump.
+func pgDump(t *testing.T, url string) string {
 	t.Helper()
-	if path, err := exec.LookPath("pg_dump"); err == nil {
-		return path
-	}
-	found, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pg_dump")
-	if len(found) == 0 {
-		t.Fatal("pg_dump is not installed (Debian: apt-get install postgresql-client)")
-	}
-	return found[len(found)-1]
-}
-
-// downAndUpAgain rolls every migration of dir back and applies them again,
-// so each Down must undo its Up exactly.
-func downAndUpAgain(ctx context.Context, t *testing.T, dialect goose.Dialect, db *sql.DB, files fs.FS, dir string) {
-	t.Helper()
-	provider := newProvider(t, dialect, db, files, dir)
-	if _, err := provider.DownTo(ctx, 0); err != nil {
-		t.Fatalf("rolling back every %s migration: %v", dir, err)
-	}
-	if _, err := provider.Up(ctx); err != nil {
-		t.Fatalf("applying every %s migration again: %v", dir, err)
-	}
-}
-
-// newProvider applies the migrations of dir in files to db.
-func newProvider(t *testing.T, dialect goose.Dialect, db *sql.DB, files fs.FS, dir string) *goose.Provider {
-	t.Helper()
-	sub, err := fs.Sub(files, dir)
+	conn, err := pgx.Connect(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	provider, err := goose.NewProvider(dialect, db, sub)
+	var version int
+	err = conn.QueryRow(context.Background(), "SELECT current_setting('server_version_num')::int").Scan(&version)
+	conn.Close(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := fmt.Sprintf("/usr/lib/postgresql/%d/bin/pg_dump", version/10000)
+	if _, err := os.Stat(path); err == nil {
+		return path
+	}
+	if path, err := exec.LookPath("pg_dump"); err == nil {
+		return path
+	}
+	t.Fatal("pg_dump is not installed (Debian: apt-get install postgresql-client)")
+	return ""
+}
+
+// checkEveryDownUndoesItsUp rolls every migration back, applies them one
+// by one noting the schema after each, then rolls them back one by one:
+// each Down must leave the schema its Up found, line for line in any order
+// (a column Postgres adds back stands last in its table). It ends migrated.
+func checkEveryDownUndoesItsUp(ctx context.Context, t *testing.T, provider *goose.Provider, dump func() string) {
+	t.Helper()
+	if _, err := provider.DownTo(ctx, 0); err != nil {
+		t.Fatalf("rolling back every migration: %v", err)
+	}
+	sources := provider.ListSources()
+	before := make([]string, len(sources)) // the schema each migration's Up found
+	for i, src := range sources {
+		before[i] = dump()
+		if _, err := provider.UpTo(ctx, src.Version); err != nil {
+			t.Fatalf("applying %s: %v", src.Path, err)
+		}
+	}
+	for i := len(sources) - 1; i >= 0; i-- {
+		if _, err := provider.Down(ctx); err != nil {
+			t.Fatalf("rolling back %s: %v", sources[i].Path, err)
+		}
+		if missing, extra := lineDifference(before[i], dump()); len(missing)+len(extra) > 0 {
+			// Later steps would start from the wrong schema: stop here.
+			t.Fatalf("rolling back %s leaves another schema than its Up found:\nmissing:\n%s\nextra:\n%s",
+				sources[i].Path, strings.Join(missing, "\n"), strings.Join(extra, "\n"))
+		}
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		t.Fatalf("applying every migration again: %v", err)
+	}
+}
+
+// newProvider steps through the migrations of dialect's engine on db.
+func newProvider(t *testing.T, dialect goose.Dialect, db *sql.DB) *goose.Provider {
+	t.Helper()
+	provider, err := schema.NewProvider(dialect, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,13 +207,28 @@ func checkRecorded(t *testing.T, path, got string) {
 	}
 }
 
-// checkSame fails unless rolling every migration back and applying them
-// again rebuilt the schema they first built.
-func checkSame(t *testing.T, first, again string) {
-	t.Helper()
-	if again != first {
-		t.Errorf("down to nothing and up again builds another schema:\n%s", firstDifference(first, again))
+// lineDifference returns the lines of want that got lacks and those of got
+// that want lacks, each as often as it is missing.
+func lineDifference(want, got string) (missing, extra []string) {
+	count := map[string]int{}
+	// A column's comma depends on whether it stands last.
+	for _, l := range strings.Split(want, "\n") {
+		count[strings.TrimSuffix(l, ",")]++
 	}
+	for _, l := range strings.Split(got, "\n") {
+		count[strings.TrimSuffix(l, ",")]--
+	}
+	for l, n := range count {
+		for ; n > 0; n-- {
+			missing = append(missing, l)
+		}
+		for ; n < 0; n++ {
+			extra = append(extra, l)
+		}
+	}
+	slices.Sort(missing)
+	slices.Sort(extra)
+	return missing, extra
 }
 
 // firstDifference shows the first line where got leaves want, with the
@@ -195,6 +248,7 @@ func firstDifference(want, got string) string {
 // binaries of that time ask: rate_limit_take admits up to the limit, and
 // their sweep of idle buckets runs.
 func TestPostgresRollbackOfExactLimitsServesOlderBinaries(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	pool, err := pgxpool.New(ctx, oltptest.NewDatabase(t))
 	if err != nil {
@@ -203,7 +257,8 @@ func TestPostgresRollbackOfExactLimitsServesOlderBinaries(t *testing.T) {
 	defer pool.Close()
 	db := stdlib.OpenDBFromPool(pool)
 	defer db.Close()
-	if _, err := newProvider(t, goose.DialectPostgres, db, schema.Postgres, "postgres").DownTo(ctx, 8); err != nil {
+	provider := newProvider(t, goose.DialectPostgres, db)
+	if _, err := provider.DownTo(ctx, 8); err != nil {
 		t.Fatal(err)
 	}
 	for i, want := range []bool{true, true, false} {
@@ -219,5 +274,9 @@ func TestPostgresRollbackOfExactLimitsServesOlderBinaries(t *testing.T) {
 	}
 	if _, err := pool.Exec(ctx, `DELETE FROM rate_limit_buckets WHERE window_start < extract(epoch FROM now()) - 2 * $1::double precision`, 60); err != nil {
 		t.Errorf("older binaries' sweep: %v", err)
+	}
+	// A deploy forward again applies the migrations rolled back.
+	if _, err := provider.Up(ctx); err != nil {
+		t.Fatalf("migrating forward after the rollback: %v", err)
 	}
 }

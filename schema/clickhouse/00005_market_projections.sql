@@ -92,3 +92,12 @@ ALTER TABLE cooccurrence_daily DROP PROJECTION IF EXISTS by_market;
 -- +goose StatementBegin
 ALTER TABLE mentions_daily DROP PROJECTION IF EXISTS by_market;
 -- +goose StatementEnd
+-- +goose StatementBegin
+ALTER TABLE cited_sources_daily RESET SETTING deduplicate_merge_projection_mode, lightweight_mutation_projection_mode;
+-- +goose StatementEnd
+-- +goose StatementBegin
+ALTER TABLE cooccurrence_daily RESET SETTING deduplicate_merge_projection_mode, lightweight_mutation_projection_mode;
+-- +goose StatementEnd
+-- +goose StatementBegin
+ALTER TABLE mentions_daily RESET SETTING deduplicate_merge_projection_mode, lightweight_mutation_projection_mode;
+-- +goose StatementEnd

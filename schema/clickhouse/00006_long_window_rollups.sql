@@ -203,3 +203,6 @@ DROP TABLE IF EXISTS ranks_monthly;
 -- +goose StatementBegin
 ALTER TABLE ranks_daily DROP PROJECTION IF EXISTS by_market;
 -- +goose StatementEnd
+-- +goose StatementBegin
+ALTER TABLE ranks_daily RESET SETTING deduplicate_merge_projection_mode, lightweight_mutation_projection_mode;
+-- +goose StatementEnd

@@ -160,8 +160,6 @@ $$;
 -- +goose Down
 DROP FUNCTION rate_limit_take;
 DROP TABLE rate_limit_buckets;
--- Left by 00009's Down, which keeps the exact limiter's log for rate_limit_take.
-DROP TABLE IF EXISTS rate_limit_logs;
 DROP TABLE idempotency_records;
 DROP TABLE subscriptions;
 DROP TABLE api_key_organizations;

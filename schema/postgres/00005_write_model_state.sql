@@ -86,6 +86,9 @@ ALTER TABLE tracked_query_search_rows
     ADD COLUMN created_at timestamptz NOT NULL DEFAULT now(),
     ADD COLUMN locale char(2),
     ALTER COLUMN country TYPE char(2);
+-- The default only fills rows already there; 00004's column had none.
+ALTER TABLE tracked_query_search_rows ALTER COLUMN created_at DROP DEFAULT;
+COMMENT ON TABLE tracked_query_search_rows IS NULL;
 ALTER TABLE tracked_queries
     ALTER COLUMN locale TYPE char(2),
     ALTER COLUMN country TYPE char(2);

@@ -50,12 +50,8 @@ DROP FUNCTION rate_limit_take;
 DROP TABLE rate_limit_buckets;
 
 -- +goose Down
--- Rolled back, the exact limiter keeps serving under the name older binaries
--- call: rate_limit_take took the same arguments and answered the same
--- columns. Their sweep of idle buckets reads rate_limit_buckets, which comes
--- back empty; rate_limit_logs stays with the function that uses it, and
--- 00001's Down drops both.
-ALTER FUNCTION rate_limit_admit(text, integer, integer) RENAME TO rate_limit_take;
+DROP FUNCTION rate_limit_admit;
+DROP TABLE rate_limit_logs;
 
 CREATE UNLOGGED TABLE rate_limit_buckets (
     bucket         text PRIMARY KEY,
@@ -63,3 +59,51 @@ CREATE UNLOGGED TABLE rate_limit_buckets (
     previous_count integer NOT NULL,
     current_count  integer NOT NULL
 );
+
+-- +goose StatementBegin
+CREATE FUNCTION rate_limit_take(p_bucket text, p_limit integer, p_window_seconds integer)
+RETURNS TABLE (allowed boolean, retry_after_seconds double precision)
+LANGUAGE plpgsql AS $$
+DECLARE
+    w        double precision := p_window_seconds;
+    now_s    double precision := extract(epoch FROM clock_timestamp());
+    w_start  double precision := floor(now_s / w) * w;
+    elapsed  double precision := now_s - w_start;
+    b        rate_limit_buckets%ROWTYPE;
+    prev     integer := 0;
+    curr     integer := 0;
+BEGIN
+    INSERT INTO rate_limit_buckets (bucket, window_start, previous_count, current_count)
+    VALUES (p_bucket, w_start, 0, 0)
+    ON CONFLICT (bucket) DO NOTHING;
+    SELECT * INTO b FROM rate_limit_buckets WHERE bucket = p_bucket FOR UPDATE;
+    IF b.window_start = w_start THEN
+        prev := b.previous_count; curr := b.current_count;
+    ELSIF b.window_start = w_start - w THEN
+        prev := b.current_count;
+    END IF;
+
+    IF prev * (1 - elapsed / w) + curr + 1 <= p_limit THEN
+        UPDATE rate_limit_buckets
+        SET window_start = w_start, previous_count = prev, current_count = curr + 1
+        WHERE bucket = p_bucket;
+        RETURN QUERY SELECT true, 0::double precision;
+        RETURN;
+    END IF;
+
+    UPDATE rate_limit_buckets
+    SET window_start = w_start, previous_count = prev, current_count = curr
+    WHERE bucket = p_bucket;
+    -- The wait never exceeds one window: by then every request counted now
+    -- has left a true sliding window, even where the estimate lags.
+    IF curr + 1 > p_limit THEN
+        -- Wait for the next window, then for this window's weight to fade enough.
+        RETURN QUERY SELECT false,
+            least(w, (w - elapsed) + greatest(0, w * (1 - (p_limit - 1)::double precision / curr)));
+    ELSE
+        RETURN QUERY SELECT false,
+            least(w, greatest(0, w * (1 - (p_limit - 1 - curr)::double precision / prev) - elapsed));
+    END IF;
+END
+$$;
+-- +goose StatementEnd
