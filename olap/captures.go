@@ -663,9 +663,10 @@ func insertColumns(ctx context.Context, conn driver.Conn) ([numCaptureTables][]c
 }
 
 // storedLookupPasses is how many passes one lookup of stored passes names:
-// each capture table's arm lists their runs and tracked queries, and the
-// whole query must stay well inside ClickHouse's max_query_size (256 KiB by
-// default) however many passes a flush holds.
+// each capture table's arm lists their runs and tracked queries, so a
+// lookup stays under 160 KiB however many passes a flush holds, inside
+// ClickHouse's default max_query_size (256 KiB) even where a server keeps
+// it.
 const storedLookupPasses = 200
 
 // storedPasses returns, per table, which of the entries' passes it already

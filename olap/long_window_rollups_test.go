@@ -3,7 +3,6 @@ package olap_test
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"testing"
 
 	"github.com/ClickHouse/clickhouse-go/v2"
@@ -163,11 +162,7 @@ func TestMonthlyRollupsFillFromTheDailyRollups(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	migrations, err := fs.Sub(schema.ClickHouse, "clickhouse")
-	if err != nil {
-		t.Fatal(err)
-	}
-	provider, err := goose.NewProvider(goose.DialectClickHouse, db, migrations)
+	provider, err := schema.NewProvider(goose.DialectClickHouse, db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/olap"
+	"github.com/sightline/sightline/olap/olaptest"
 )
 
 // writerFlakyConn fails inserts into chosen tables: the first failures
@@ -330,10 +331,16 @@ func TestWriterStoresFreshPassesWithoutLookingThemUp(t *testing.T) {
 }
 
 // A drain after an outage sends many passes that earlier attempts may have
-// stored; one flush must look them all up, however many runs they span.
+// stored; one flush must look them all up, however many runs they span,
+// within ClickHouse's default max_query_size of 256 KiB.
 func TestWriterLooksUpAFlushOfManyRetriedPasses(t *testing.T) {
 	t.Parallel()
-	f := newCapturesFixture(t)
+	conn, err := olap.Connect(context.Background(), olaptest.NewDatabase(t)+"?max_query_size=262144", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	f := capturesFixtureOn(t, conn)
 	const runs = 3000
 	passes := make([]olap.PassRows, runs)
 	for i := range passes {
