@@ -543,7 +543,7 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 		case "of":
 			// "about half the price of the Dyson", "Shark Stratos – … at
 			// about half the price of a Dyson"
-			if j := i + 1; others && j < len(toks) && priceNouns[word(toks, i-1)] && (v.brandAt[j] >= 0 || articles[word(toks, j)] || word(toks, j) == "a" || word(toks, j) == "an") && j+1 < len(toks) && v.brandAt[j+1] >= 0 &&
+			if j := i + 1; others && j < len(toks) && priceNouns[word(toks, i-1)] && (v.brandAt[j] >= 0 || (articles[word(toks, j)] || word(toks, j) == "a" || word(toks, j) == "an") && j+1 < len(toks) && v.brandAt[j+1] >= 0) &&
 				(word(toks, i-3) == "half" || word(toks, i-3) == "twice" || word(toks, i-3) == "fraction") && (v.clause[i] == c || v.firstBrand() == k && !v.brandBetween(k, i, brand)) {
 				return true
 			}

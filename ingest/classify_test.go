@@ -46,6 +46,7 @@ func TestExtractMentionType(t *testing.T) {
 		// "alternative to" weighs, across the dash of an option line.
 		{"- Shark Stratos – anti-hair-wrap brushroll at about half the price of a Dyson.\n", []string{"Shark", "Dyson"}, "Shark", sightline.MentionComparison},
 		{"- Shark Stratos – Great at pet hair, and about half the price of the Dyson.\n", []string{"Shark", "Dyson"}, "Shark", sightline.MentionComparison},
+		{"Shark costs about half the price of Dyson, and is light.", []string{"Shark", "Dyson"}, "Shark", sightline.MentionComparison},
 		{"- ASICS Gel-Kayano 31 – Plush.\n- Saucony Guide 17 – A lighter alternative to the Kayano.\n", []string{"Saucony", "ASICS"}, "Saucony", sightline.MentionComparison},
 		{"- Zoho CRM – An affordable, simpler alternative to Salesforce for small teams.\n", []string{"Zoho", "Salesforce"}, "Zoho", sightline.MentionComparison},
 		{"- Zoho CRM – An affordable, simpler alternative to Salesforce for small teams.\n", []string{"Zoho", "Salesforce"}, "Salesforce", sightline.MentionComparison},
