@@ -266,13 +266,17 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 	toks := v.toks
 	c := v.clause[k]
 	brand := v.brandAt[k]
+	opener := word(toks, firstInClause(v, c))
+	andClause := v.kind[c] == 0 && (opener == "and" || opener == "or") // the brand's clause opens with "and" or "or"
 	applies := func(i int) bool {
 		ci := v.clause[i]
 		switch {
 		case ci == c:
 			return true
-		case ci < c && v.kind[c] == 0 && (word(toks, firstInClause(v, c)) == "and" || word(toks, firstInClause(v, c)) == "or") && !v.clauseHasBrandOtherThan(ci, -1, k):
-			return false
+		case ci < c && andClause:
+			// "I'd recommend A if …, and B only if …", but not "A is the
+			// budget choice, and B …": there the advice is A's alone.
+			return v.clauseHasBrand(ci) && !v.subjectBefore(i)
 		case ci < c && !v.clauseHasBrand(ci):
 			// "For a budget pick, the TCL QM7 is ..."
 			for j := ci + 1; j < c; j++ {
@@ -281,10 +285,6 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 				}
 			}
 			return v.kind[c] == 0
-		case ci < c && v.kind[c] == 0 && (word(toks, firstInClause(v, c)) == "and" || word(toks, firstInClause(v, c)) == "or"):
-			// "I'd recommend A if …, and B only if …", but not "A is the
-			// budget choice, and B …": there the advice is A's alone.
-			return !v.subjectBefore(i)
 		case ci == c+2 && v.appositive(k, c+1):
 			return true // "Friday Apparel, a smaller label, is worth a look"
 		case ci > c && c == v.clause[firstBrandOf(v, brand)] && describesSubject(toks, firstInClause(v, ci)):
@@ -507,6 +507,12 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 	earlier := others || e.brandBefore(e.d.units[ui].start, brand)
 	l := e.d.lines[e.d.units[ui].line]
 	for i, t := range toks {
+		// "outshines Zendesk", "both are outclassed by A and B"; not "hard
+		// to beat": praise.
+		if outdoes[t.w] && earlier && word(toks, i-1) != "to" && !capitalised(e.d.text[t.start:t.end]) &&
+			(v.clause[i] == c || word(toks, i+1) == "by" && k > i && k-i <= 5) {
+			return true
+		}
 		switch t.w {
 		case "vs", "versus":
 			if others && (l.kind == lineHeading || abs(i-k) <= 4) {
@@ -615,14 +621,6 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			}
 		}
 	}
-	// "outshines Zendesk", "both are outclassed by A and B"; not "hard to
-	// beat": praise.
-	for i, t := range toks {
-		if outdoes[t.w] && earlier && word(toks, i-1) != "to" && !capitalised(e.d.text[t.start:t.end]) &&
-			(v.clause[i] == c || word(toks, i+1) == "by" && k > i && k-i <= 5) {
-			return true
-		}
-	}
 	// "A and B are both popular, but they suit different buyers": a pair
 	// told apart.
 	if others && v.pairedWith(k) {
@@ -712,11 +710,7 @@ func (v *sentenceView) pairedWith(k int) bool {
 	if first < 0 || first > firstWord(v.toks)+1 {
 		return false
 	}
-	end := first
-	for end+1 < len(v.toks) && v.inName[end+1] && v.brandAt[end+1] < 0 {
-		end++
-	}
-	j := end + 1
+	j := v.nameEnd(first) + 1
 	if !andWords[word(v.toks, j)] && word(v.toks, j) != "&" {
 		return false
 	}
@@ -899,10 +893,7 @@ func thanAhead(toks []token, i int) bool {
 // exampleAside reports whether "for example" or "for instance" follows
 // the brand at k as an aside: "Acme, for example, has a free plan".
 func (v *sentenceView) exampleAside(k int) bool {
-	j := k + 1
-	for j < len(v.toks) && v.inName[j] && v.brandAt[j] < 0 {
-		j++
-	}
+	j := v.nameEnd(k) + 1
 	if j >= len(v.toks) || v.toks[j].w != "," && v.toks[j].w != "(" {
 		return false
 	}
@@ -969,13 +960,7 @@ func (e *extraction) exampleCue(v *sentenceView, k int) bool {
 // more.
 func (e *extraction) enumerated(v *sentenceView, k int) bool {
 	toks := v.toks
-	distinct := map[int]bool{}
-	for _, b := range v.brandAt {
-		if b >= 0 {
-			distinct[b] = true
-		}
-	}
-	n := len(distinct)
+	n := v.brandsAfter(-1)
 	for i := k - 1; i >= 0 && k-i <= 14; i-- {
 		switch word(toks, i) {
 		case "include", "includes", "are", "namely", "son", "sont", "são", "sind", "zijn", "sono", "incluyen", "incluem":

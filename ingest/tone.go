@@ -46,8 +46,10 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 			cur = owner[ci] == brand || owner[ci] == -2 && named[ci]
 		}
 		mine[ci] = cur
-		if b, ok := relativeTo(v, ci); owner[ci] == -1 && ok && b != brand {
-			mine[ci] = false // "than Keurig, whose K-Cups taste weaker": Keurig's
+		if owner[ci] == -1 {
+			if b, ok := relativeTo(v, ci); ok && b != brand {
+				mine[ci] = false // "than Keurig, whose K-Cups taste weaker": Keurig's
+			}
 		}
 	}
 	if lead {
