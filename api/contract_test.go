@@ -58,6 +58,35 @@ func TestContractListsEveryRoute(t *testing.T) {
 	if !slices.Equal(documented, served) {
 		t.Fatalf("served and documented operations differ\nserved:     %v\ndocumented: %v", served, documented)
 	}
+
+	// The document says what checkQuery enforces: a list filter takes at
+	// least one value.
+	arrays := 0
+	for path, ops := range doc.Paths {
+		for method, raw := range ops {
+			var op struct {
+				Parameters []struct {
+					Name, In string
+					Schema   struct {
+						Type     string `json:"type"`
+						MinItems int    `json:"minItems"`
+					} `json:"schema"`
+				} `json:"parameters"`
+			}
+			_ = json.Unmarshal(raw, &op) // "parameters" entries of a path are no operation
+			for _, p := range op.Parameters {
+				if p.In == "query" && p.Schema.Type == "array" {
+					arrays++
+					if p.Schema.MinItems != 1 {
+						t.Errorf("%s %s: query parameter %s has minItems %d, want 1", method, path, p.Name, p.Schema.MinItems)
+					}
+				}
+			}
+		}
+	}
+	if arrays == 0 {
+		t.Error("no array query parameter found in the document")
+	}
 }
 
 func TestOperationalEndpoints(t *testing.T) {

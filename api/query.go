@@ -20,7 +20,7 @@ import (
 //   - a parameter the operation does not declare is unknown_field;
 //   - a scalar parameter given twice is invalid_value;
 //   - an array parameter takes repeated values or comma-separated ones,
-//     at least one;
+//     at least minItems (1, set by handle);
 //   - integers out of minimum/maximum and strings over maxLength are
 //     out_of_range, values outside an enum invalid_value, a malformed uuid
 //     invalid_uuid, a non-number invalid_type.
@@ -54,9 +54,8 @@ func checkQuery(values url.Values, declared []*openapi3.Parameter) (*queryParams
 					}
 				}
 			}
-			if len(items) == 0 {
-				// An empty filter would read as no filter at all.
-				errs.Add(name, sightline.DetailInvalidValue, "must name at least one value; leave the parameter out for all")
+			if uint64(len(items)) < schema.MinItems {
+				errs.Add(name, sightline.DetailInvalidValue, "must name a value; leave the parameter out for all")
 				continue
 			}
 			if schema.MaxItems != nil && uint64(len(items)) > *schema.MaxItems {

@@ -171,6 +171,13 @@ func (s *server) handle(rt route) {
 	if rt.capability == "" {
 		rt.capability = sightline.CapabilityRead
 	}
+	for _, p := range rt.query {
+		// An empty list filter would read as no filter at all: every array
+		// parameter takes at least one value, said in the document too.
+		if schema := p.Schema.Value; schema.Type.Is(openapi3.TypeArray) && schema.MinItems == 0 {
+			schema.MinItems = 1
+		}
+	}
 	s.document(&rt)
 	s.router.Method(rt.method, rt.pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.serve(w, r, &rt)
