@@ -108,7 +108,7 @@ type reportAnswer struct {
 
 func reportAnswerSchema() *openapi3.Schema {
 	return object(props{
-		"reportId": described(uuidSchema(), "Identifies the report with the review system, for support requests."),
+		"reportId": described(uuidSchema(), "Identifies the report in review (the review system's, or Sightline's own queue without one), for support requests."),
 		"status":   enumOf("accepted"),
 	}, "reportId", "status")
 }
@@ -137,8 +137,9 @@ func (s *server) handleReportAIResponse(r *request, tx pgx.Tx) (int, any, error)
 		return 0, nil, err
 	}
 	ctx := r.Context()
-	// The report changes nothing here, so the project is checked without
-	// the write lock, which would otherwise be held through the forward.
+	// The report changes no project row (a queued report is a row of its
+	// own), so the project is checked without the write lock, which would
+	// otherwise be held through the forward.
 	p, err := s.projectForRead(r)
 	if err != nil {
 		return 0, nil, err

@@ -290,13 +290,33 @@ func TestChecksReportWithoutReviewSystemQueuesIt(t *testing.T) {
 		q.ReportedBy != rf.owner.userID || q.ReportedAt.IsZero() {
 		t.Fatalf("queued %+v", q)
 	}
-	// The listing pages by the last id seen.
-	rest, err := oltp.AnswerReports(context.Background(), rf.pool, q.ReportID, 1000)
-	if err != nil {
-		t.Fatal(err)
+	// The listing pages by the last id seen: a second report comes after
+	// the first, and a page of one holds the first only.
+	if second := rf.report(rf.owner.key, path, body, uuid.NewString()); second.status != 200 {
+		t.Fatalf("second report answered %d %s", second.status, second.body)
 	}
-	if slices.ContainsFunc(rest, func(r oltp.AnswerReport) bool { return r.ReportID == q.ReportID }) {
-		t.Fatal("the page after a report lists it again")
+	ids := func(after uuid.UUID, limit int) []uuid.UUID {
+		page, err := oltp.AnswerReports(context.Background(), rf.pool, after, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []uuid.UUID
+		for _, r := range page {
+			if r.ProjectID == rf.project {
+				out = append(out, r.ReportID)
+			}
+		}
+		return out
+	}
+	all := ids(uuid.Nil, 1000)
+	if len(all) != 2 || all[0] != q.ReportID {
+		t.Fatalf("queued %v, want the first report then a second", all)
+	}
+	if rest := ids(q.ReportID, 1000); !slices.Equal(rest, all[1:]) {
+		t.Errorf("the page after the first report lists %v, want %v", rest, all[1:])
+	}
+	if first := ids(uuid.Nil, 1); !slices.Equal(first, all[:1]) {
+		t.Errorf("a page of one lists %v, want %v", first, all[:1])
 	}
 }
 

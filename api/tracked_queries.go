@@ -233,9 +233,17 @@ func (b *trackedCreateBody) normalize(errs sightline.ValidationErrors) {
 		}
 		b.Locale = &locale
 	}
-	if n := len(b.QueryTexts) * len(b.Engines) * len(b.Countries); n > maxTrackedCombinations {
+	if n := b.newTrackedQueries().Combinations(); n > maxTrackedCombinations {
 		errs.Add("body", sightline.DetailOutOfRange,
 			"queryTexts x engines x countries gives %d combinations; at most %d are allowed", n, maxTrackedCombinations)
+	}
+}
+
+// newTrackedQueries is the create the body asks for.
+func (b *trackedCreateBody) newTrackedQueries() oltp.NewTrackedQueries {
+	return oltp.NewTrackedQueries{
+		QueryTexts: b.QueryTexts, Engines: b.Engines, Countries: b.Countries, Locale: b.Locale,
+		CheckFrequency: b.CheckFrequency, NPasses: b.NPasses, ClusterIDs: trackedDistinct(b.QueryClusterIDs),
 	}
 }
 
@@ -244,10 +252,7 @@ func (s *server) handleCreateTrackedQueries(r *request, tx pgx.Tx) (int, any, er
 	if err != nil {
 		return 0, nil, err
 	}
-	in := oltp.NewTrackedQueries{
-		QueryTexts: body.QueryTexts, Engines: body.Engines, Countries: body.Countries, Locale: body.Locale,
-		CheckFrequency: body.CheckFrequency, NPasses: body.NPasses, ClusterIDs: trackedDistinct(body.QueryClusterIDs),
-	}
+	in := body.newTrackedQueries()
 	ctx := r.Context()
 	p, err := s.projectForWrite(r, tx)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
@@ -229,7 +230,7 @@ func adminReportsList(ctx context.Context, tx pgx.Tx, args []string) (any, error
 	}
 	limit := 100
 	if f["limit"] != "" {
-		if _, err := fmt.Sscan(f["limit"], &limit); err != nil || limit < 1 || limit > 1000 {
+		if limit, err = strconv.Atoi(f["limit"]); err != nil || limit < 1 || limit > 1000 {
 			return nil, fmt.Errorf("--limit must be a whole number from 1 to 1000, got %q", f["limit"])
 		}
 	}

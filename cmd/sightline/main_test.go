@@ -83,6 +83,7 @@ func TestAdmin(t *testing.T) {
 		{"admin", "analyst", "access", "--org", "0193a7e4-0000-7000-8000-000000000001"},
 		{"admin", "analyst", "access", "--org", orgID, "--user", "ann", "--password-sha256", "secret"},
 		{"admin", "reports", "list", "--limit", "0"},
+		{"admin", "reports", "list", "--limit", "5x"},
 		{"admin", "reports", "list", "--after", "yesterday"},
 		{"bogus"},
 		{},
