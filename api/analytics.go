@@ -33,11 +33,8 @@ func (s *server) analyticsRoutes(analytics routeGroup) {
 // analyticsErrors are an analytics read's refusals: badRequest for 400,
 // and a project the key cannot see for 404.
 func analyticsErrors(badRequest string) map[int]string {
-	return map[int]string{400: badRequest, 404: analyticsProjectNotFound}
+	return map[int]string{400: badRequest, 404: projectNotFound}
 }
-
-// analyticsProjectNotFound is the 404 of every analytics read.
-const analyticsProjectNotFound = "organization_not_found: no project of this organization the key can see has the id."
 
 // analyticsWindowErrors documents the refusals every windowed operation
 // shares.

@@ -39,7 +39,7 @@ func (s *server) keywordListingsRoute() route {
 			400: analyticsWindowErrors + " status, checkFrequencies, sortBy and sortOrder invalid_value outside their " +
 				"values; nPasses invalid_type when not an integer, out_of_range outside 1-10; search out_of_range over " +
 				"100 characters; limit out_of_range outside 1-100; offset out_of_range below 0.",
-			404: analyticsProjectNotFound,
+			404: projectNotFound,
 		},
 		read: s.handleKeywordListings,
 	}

@@ -292,7 +292,7 @@ func (s *server) metricsRoutes(analytics routeGroup) {
 			"when the mention is hedged, else directMultiplier); a brand's share of voice is its summed worth over the " +
 			"summed worth of every brand named in the window, x 100. Takes no parameters.",
 		response: s.shareOfVoiceFormulaSchema(),
-		errors:   map[int]string{404: analyticsProjectNotFound},
+		errors:   map[int]string{404: projectNotFound},
 		read:     s.handleShareOfVoiceFormula,
 	})
 	analytics.handle(route{

@@ -412,7 +412,7 @@ func (s *server) projectRoutes(projects routeGroup) {
 		summary:     "One project with its brand configuration",
 		description: "A project without a brand profile reports empty websiteDomains, brandNames and competitors.",
 		response:    s.projectSchema(),
-		errors:      map[int]string{404: analyticsProjectNotFound},
+		errors:      map[int]string{404: projectNotFound},
 		read:        s.handleGetProject,
 	})
 	projects.handle(route{
