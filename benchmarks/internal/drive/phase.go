@@ -3,6 +3,7 @@ package drive
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -84,7 +85,9 @@ func Phase(ctx context.Context, d time.Duration, concurrency int, maxRequests in
 				a, err := send(ctx)
 				switch {
 				case err != nil:
-					if ctx.Err() == nil {
+					// A request the phase's end cut short is no error; one
+					// that failed on its own is, whenever it ends.
+					if ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
 						local.Errors++
 						local.FirstError = cmp.Or(local.FirstError, err.Error())
 					}
