@@ -57,3 +57,13 @@ func AnswerReports(ctx context.Context, db DBTX, after uuid.UUID, limit int) ([]
 		ORDER BY reported_at, id
 		LIMIT $2`, after, limit)
 }
+
+// ResolveAnswerReport takes a reviewed report out of the queue; it reports
+// whether the queue held it.
+func ResolveAnswerReport(ctx context.Context, db DBTX, id uuid.UUID) (bool, error) {
+	tag, err := db.Exec(ctx, `DELETE FROM answer_reports WHERE id = $1`, id)
+	if err != nil {
+		return false, fmt.Errorf("resolving answer report: %w", err)
+	}
+	return tag.RowsAffected() == 1, nil
+}

@@ -31,6 +31,7 @@ const adminUsage = `usage: sightline admin <command>
   subscription set --org ID --status active --tier T --interval monthly|yearly --check-budget N
   analyst access --org ID [--database D] [--user NAME --password-sha256 HEX]
   reports list [--after REPORT_ID] [--limit N]
+  reports resolve --id REPORT_ID
   demo [--base-url URL]
 
 Each command but demo prints one JSON object. analyst access prints the
@@ -38,7 +39,8 @@ ClickHouse statements (schema/clickhouse-access) that give the
 organization's analysts read-only access to its rows; it changes nothing.
 reports list prints the reports of captured AI answers queued for review
 (when no REVIEW_URL is configured), oldest first, 100 unless --limit says
-otherwise (1 to 1000); the last reportId is the next page's --after. demo creates (once) a demo
+otherwise (1 to 1000); the last reportId is the next page's --after.
+reports resolve takes a reviewed report out of the queue. demo creates (once) a demo
 user, organization and subscription, issues a new owner key and prints it
 with example requests.
 `
@@ -60,6 +62,7 @@ func admin(ctx context.Context, cfg config, args []string, stdout io.Writer) err
 		"subscription set": adminSubscriptionSet,
 		"analyst access":   adminAnalystAccess,
 		"reports list":     adminReportsList,
+		"reports resolve":  adminReportsResolve,
 	}
 	var cmd adminCommand
 	var rest []string
@@ -241,6 +244,25 @@ func adminReportsList(ctx context.Context, tx pgx.Tx, args []string) (any, error
 	return map[string]any{"reports": reports}, nil
 }
 
+func adminReportsResolve(ctx context.Context, tx pgx.Tx, args []string) (any, error) {
+	f, err := flags(args, []string{"id"})
+	if err != nil {
+		return nil, err
+	}
+	id, err := parseID("id", f["id"])
+	if err != nil {
+		return nil, err
+	}
+	held, err := oltp.ResolveAnswerReport(ctx, tx, id)
+	if err != nil {
+		return nil, err
+	}
+	if !held {
+		return nil, fmt.Errorf("no report %s is queued", id)
+	}
+	return map[string]any{"id": id, "resolved": true}, nil
+}
+
 func adminSubscriptionSet(ctx context.Context, tx pgx.Tx, args []string) (any, error) {
 	f, err := flags(args, []string{"org", "status", "tier", "interval", "check-budget"})
 	if err != nil {
@@ -250,8 +272,8 @@ func adminSubscriptionSet(ctx context.Context, tx pgx.Tx, args []string) (any, e
 	if err != nil {
 		return nil, err
 	}
-	var budget int
-	if _, err := fmt.Sscan(f["check-budget"], &budget); err != nil || budget < 0 {
+	budget, err := strconv.Atoi(f["check-budget"])
+	if err != nil || budget < 0 {
 		return nil, fmt.Errorf("--check-budget must be a whole number >= 0, got %q", f["check-budget"])
 	}
 	id, err := oltp.SetSubscription(ctx, tx, oltp.SubscriptionParams{

@@ -9,7 +9,13 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sightline/sightline"
+	"github.com/sightline/sightline/oltp"
 	"github.com/sightline/sightline/oltp/oltptest"
 )
 
@@ -59,8 +65,26 @@ func TestAdmin(t *testing.T) {
 		!strings.Contains(fmt.Sprint(statements), "USING 0") || !strings.Contains(fmt.Sprint(statements), "CREATE USER IF NOT EXISTS olive_analyst") {
 		t.Fatalf("analyst access printed %v", access)
 	}
-	if queued, ok := runJSON(t, getenv, "admin", "reports", "list", "--limit", "5")["reports"].([]any); !ok || len(queued) != 0 {
-		t.Fatalf("reports list printed %v", queued)
+	queued := func() []any {
+		t.Helper()
+		reports, ok := runJSON(t, getenv, "admin", "reports", "list", "--limit", "5")["reports"].([]any)
+		if !ok {
+			t.Fatal("reports list printed no reports list")
+		}
+		return reports
+	}
+	if reports := queued(); len(reports) != 0 {
+		t.Fatalf("reports list printed %v", reports)
+	}
+	reportID := queueReport(t, getenv("DATABASE_URL"), orgID)
+	if reports := queued(); len(reports) != 1 || reports[0].(map[string]any)["reportId"] != reportID.String() {
+		t.Fatalf("reports list printed %v, want report %s", reports, reportID)
+	}
+	if resolved := runJSON(t, getenv, "admin", "reports", "resolve", "--id", reportID.String()); resolved["resolved"] != true {
+		t.Fatalf("reports resolve printed %v", resolved)
+	}
+	if reports := queued(); len(reports) != 0 {
+		t.Fatalf("reports list printed %v after the report was resolved", reports)
 	}
 	revoked := runJSON(t, getenv, "admin", "key", "revoke", "--id", key["id"].(string))
 	if revoked["revoked"] != true {
@@ -85,6 +109,9 @@ func TestAdmin(t *testing.T) {
 		{"admin", "reports", "list", "--limit", "0"},
 		{"admin", "reports", "list", "--limit", "5x"},
 		{"admin", "reports", "list", "--after", "yesterday"},
+		{"admin", "reports", "resolve", "--id", reportID.String()},
+		{"admin", "reports", "resolve", "--id", "first"},
+		{"admin", "subscription", "set", "--org", orgID, "--status", "active", "--tier", "pro", "--interval", "monthly", "--check-budget", "5x"},
 		{"bogus"},
 		{},
 	}
@@ -100,6 +127,26 @@ func TestAdmin(t *testing.T) {
 			}
 		})
 	}
+}
+
+// queueReport queues a report of an answer in the organization, as the
+// report endpoint does without a review URL.
+func queueReport(t *testing.T, databaseURL string, orgID string) uuid.UUID {
+	t.Helper()
+	ctx := context.Background()
+	pool, err := oltp.Connect(ctx, databaseURL, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	r := oltp.AnswerReport{ReportID: uuid.Must(uuid.NewV7()), Type: "other", MissedBrandNames: []string{},
+		OrganizationID: uuid.MustParse(orgID), ProjectID: uuid.New(), TrackedQueryID: uuid.New(),
+		AIResponseID: uuid.New(), CheckRunID: uuid.New(), ReportedBy: uuid.New(),
+		ReportedAt: sightline.Timestamp{Time: time.Now()}}
+	if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return oltp.QueueAnswerReport(ctx, tx, r) }); err != nil {
+		t.Fatal(err)
+	}
+	return r.ReportID
 }
 
 func TestRunServesAndStopsCleanly(t *testing.T) {
