@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -408,8 +409,10 @@ func computeMetrics(ctx context.Context, c computer, d dialect, p int, w window)
 	}
 	buckets := map[string]float64{"1": 0, "2-3": 0, "4-5": 0, "6-10": 0, "11+": 0}
 	for _, r := range rows {
-		var pos int
-		fmt.Sscan(r.keys[0], &pos)
+		pos, err := strconv.Atoi(r.keys[0])
+		if err != nil {
+			return nil, fmt.Errorf("mention position %q: %w", r.keys[0], err)
+		}
 		switch {
 		case pos == 1:
 			buckets["1"] += r.values[0]
