@@ -141,6 +141,15 @@ func parseID(flagName, v string) (uuid.UUID, error) {
 	return id, nil
 }
 
+// idFlag parses args holding only the required --id.
+func idFlag(args []string) (uuid.UUID, error) {
+	f, err := flags(args, []string{"id"})
+	if err != nil {
+		return uuid.Nil, err
+	}
+	return parseID("id", f["id"])
+}
+
 func optionalString(v string) *string {
 	if v == "" {
 		return nil
@@ -206,11 +215,7 @@ func adminKeyCreate(ctx context.Context, tx pgx.Tx, args []string) (any, error) 
 }
 
 func adminKeyRevoke(ctx context.Context, tx pgx.Tx, args []string) (any, error) {
-	f, err := flags(args, []string{"id"})
-	if err != nil {
-		return nil, err
-	}
-	id, err := parseID("id", f["id"])
+	id, err := idFlag(args)
 	if err != nil {
 		return nil, err
 	}
@@ -245,11 +250,7 @@ func adminReportsList(ctx context.Context, tx pgx.Tx, args []string) (any, error
 }
 
 func adminReportsResolve(ctx context.Context, tx pgx.Tx, args []string) (any, error) {
-	f, err := flags(args, []string{"id"})
-	if err != nil {
-		return nil, err
-	}
-	id, err := parseID("id", f["id"])
+	id, err := idFlag(args)
 	if err != nil {
 		return nil, err
 	}
