@@ -23,9 +23,11 @@ import (
 //     other id (unknown, deleted, another project's) is refused with 400
 //     rather than answered with an empty entry, so a typo cannot pass for
 //     a competitor that is never mentioned.
-//   - A project with no tracked query answers points: [] (spec 2.9); a
-//     filter that selects no tracked query (a deleted cluster) answers a
-//     point per bucket with every figure null.
+//   - A project with no tracked query answers points: [] (spec 2.9), and
+//     so does a cluster filter that leaves no tracked query (a deleted or
+//     empty cluster, alone or together): analytics filtered by a deleted
+//     cluster return nothing (spec 4.7). A filter that leaves tracked
+//     queries without captures in the window answers null points.
 //   - The single tracked query's shareOfVoice is 0 when its AI answers of
 //     the bucket name no brand at all; that 0's interval is {n: 0, low: 0,
 //     high: 100}, the limit of a Wilson interval without observations.
@@ -107,7 +109,7 @@ func (s *server) timeseriesSchema() *openapi3.Schema {
 		"points": described(arrayOf(s.component("TimeseriesPoint",
 			object(point, append([]string{"date"}, append(required, "competitors")...)...))),
 			"One per bucket of the window up to today (UTC; days yet to come have none), in date order; empty "+
-				"for a project with no tracked query."),
+				"for a project with no tracked query and for a cluster filter that leaves none."),
 		"dataDirtySince": dataDirtySinceSchema(),
 	}, "points", "dataDirtySince"))
 }
@@ -127,7 +129,7 @@ func (s *server) handleProjectTimeseries(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if count == 0 {
+	if count == 0 || q.Empty() {
 		return timeseriesAnswer{Points: []timeseriesPoint{}, DataDirtySince: dataDirtySince(p)}, nil
 	}
 	return s.timeseries(r, p, q)
@@ -197,7 +199,8 @@ func (s *server) timeseriesRoutes(analytics routeGroup) {
 			"means over the passes that have one; mentionRate and serpRate divide by the own brand's completed AI " +
 			"answers and search snapshots of the bucket, competitors' rates too; shareOfVoice is the brand's mention " +
 			"worth over every brand's worth in the bucket (null when no brand was named). Null means no completed " +
-			"capture stands behind the figure, never 0. A project with no tracked query answers points: []. " +
+			"capture stands behind the figure, never 0. A project with no tracked query answers points: [], and so " +
+			"does a cluster filter that leaves no tracked query (a deleted or empty cluster). " +
 			"Archived projects answer.",
 		query:    timeseriesParams(true),
 		response: s.timeseriesSchema(),

@@ -551,9 +551,10 @@ func TestTimeseriesFilters(t *testing.T) {
 		{"ungrouped false alone changes nothing", "includeUngroupedQueries=false", kept(7, true)},
 		{"ungrouped with a cluster widens", "includeUngroupedQueries=true&queryClusterIds=" + k1.String(), kept(5, true)},
 		{"cluster and engine that share no query", "engines=chatgpt&queryClusterIds=" + k2.String(), kept(0, false)},
-		{"deleted cluster: every point null", "queryClusterIds=" + gone.String(), kept(0, false)},
+		{"deleted cluster: no point", "queryClusterIds=" + gone.String(), []tsPoint{}},
 		{"deleted cluster with ungrouped", "includeUngroupedQueries=true&queryClusterIds=" + gone.String(), kept(4, true)},
-		{"cluster without members", "queryClusterIds=" + empty.String(), kept(0, false)},
+		{"cluster without members: no point", "queryClusterIds=" + empty.String(), []tsPoint{}},
+		{"deleted and empty clusters: no point", fmt.Sprintf("queryClusterIds=%s,%s", gone, empty), []tsPoint{}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := tf.path("/timeseries" + tsWindow(tf.mon, tf.mon, tt.query+"&competitorIds="+c1.String()))
@@ -561,16 +562,11 @@ func TestTimeseriesFilters(t *testing.T) {
 		})
 	}
 
-	// A deleted cluster over a longer window, weekly: a point per bucket,
-	// each null throughout.
+	// A deleted cluster over a longer window, weekly: still no point.
 	from, to := tf.mon.AddDate(0, 0, -3), tf.mon.AddDate(0, 0, 9)
 	a := tf.series(tf.path("/timeseries" + tsWindow(from, to, "granularity=weekly&queryClusterIds="+gone.String()+
 		"&competitorIds="+c1.String())))
-	tsCheck(t, a.Points, []tsPoint{
-		{date: from, competitors: map[uuid.UUID]tsWant{c1: {}}},
-		{date: tf.mon, competitors: map[uuid.UUID]tsWant{c1: {}}},
-		{date: tf.mon.AddDate(0, 0, 7), competitors: map[uuid.UUID]tsWant{c1: {}}},
-	})
+	tsCheck(t, a.Points, []tsPoint{})
 }
 
 func TestTimeseriesTrackedQuery(t *testing.T) {
