@@ -11,10 +11,16 @@ import (
 
 // trackedQueryTables is every table holding rows of a tracked query: the
 // raw tables and the rollups, whose materialized views do not see
-// deletions of their sources.
+// deletions of their sources. Each raw table follows its rollups at once,
+// so reads that pair a rollup's count with the raw rows it counts (the
+// mention samples and their total) disagree for one statement at most
+// while a cascade runs.
 var trackedQueryTables = []string{
-	"check_results", "ai_answers", "mentions", "citations", "search_results", "shopping_offers", "rank_rows",
-	"mentions_daily", "ranks_daily", "cooccurrence_daily", "cited_sources_daily", "mentions_monthly", "ranks_monthly",
+	"check_results", "ai_answers",
+	"mentions_daily", "mentions_monthly", "mentions",
+	"cited_sources_daily", "citations",
+	"search_results", "shopping_offers",
+	"ranks_daily", "ranks_monthly", "cooccurrence_daily", "rank_rows",
 }
 
 // deleteSettings make a delete return only once its rows are gone from
