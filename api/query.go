@@ -55,7 +55,7 @@ func checkQuery(values url.Values, declared []*openapi3.Parameter) (*queryParams
 				}
 			}
 			if uint64(len(items)) < schema.MinItems {
-				errs.Add(name, sightline.DetailInvalidValue, "must name a value; leave the parameter out for all")
+				errs.Add(name, sightline.DetailInvalidValue, "must name at least one value, or be left out")
 				continue
 			}
 			if schema.MaxItems != nil && uint64(len(items)) > *schema.MaxItems {
