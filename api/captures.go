@@ -206,8 +206,9 @@ func (s *server) aiAnswerSchema() *openapi3.Schema {
 
 func (s *server) searchSnapshotSchema() *openapi3.Schema {
 	result := object(props{
-		"rank":        described(integerSchema().WithMin(1), "1-based organic rank."),
-		"url":         described(stringSchema(), "Still the redirector URL when unresolved."),
+		"rank": described(integerSchema().WithMin(1), "1-based organic rank."),
+		"url": described(stringSchema(), "The destination when the page linked through a redirector that "+
+			"carries it (Google /url, paid clicks); still the redirector URL when unresolved."),
 		"domain":      described(stringSchema(), "Host without www.; the redirector's when unresolved."),
 		"title":       stringSchema(),
 		"snippet":     described(nullable(stringSchema()), "null when the page showed none."),

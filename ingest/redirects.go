@@ -8,9 +8,10 @@ import (
 
 // Search and shopping pages rank destinations: their redirectors (SerpApi's
 // Google /url redirect_link, paid /aclk clicks, Bing's ck/a, ...) are
-// followed to the destination they carry; one that carries none stays
-// unresolved with the redirector's domain. Answer citations do not do this:
-// see ResolveURL.
+// followed to the destination they carry, which is stored as the result's
+// URL, so a stored URL is a redirector exactly when it is unresolved; one
+// that carries none stays unresolved with the redirector's URL and domain.
+// Answer citations do not do this: see ResolveURL.
 
 // followRedirects reports the destination of a ranked URL, seeing through
 // redirectors that carry it (chains of up to four).

@@ -29,7 +29,7 @@ func PassRows(p olap.Pass, c Capture, b Brands) olap.PassRows {
 			res := followRedirects(r.URL)
 			relation, competitor := owners.of(r.Rank)
 			rows.SearchResults = append(rows.SearchResults, olap.SearchResult{
-				Rank: r.Rank, URL: r.URL, Domain: res.Domain, Title: r.Title, Snippet: r.Snippet, Rating: r.Rating,
+				Rank: r.Rank, URL: res.URL, Domain: res.Domain, Title: r.Title, Snippet: r.Snippet, Rating: r.Rating,
 				RatingVotes: r.RatingVotes, Unresolved: res.Unresolved, Relation: relation, CompetitorID: competitor,
 			})
 		}
@@ -37,9 +37,10 @@ func PassRows(p olap.Pass, c Capture, b Brands) olap.PassRows {
 		owners := byRank(ExtractShopping(b, *c.Shopping))
 		for _, o := range c.Shopping.Offers {
 			relation, competitor := owners.of(o.Rank)
+			res := followRedirects(o.URL)
 			rows.ShoppingOffers = append(rows.ShoppingOffers, olap.ShoppingOffer{
 				Rank: o.Rank, Title: o.Title, Price: o.Price, Currency: o.Currency, ProductID: o.ProductID, Merchant: o.Merchant,
-				Domain: followRedirects(o.URL).Domain, URL: o.URL, Relation: relation, CompetitorID: competitor,
+				Domain: res.Domain, URL: res.URL, Relation: relation, CompetitorID: competitor,
 			})
 		}
 	}

@@ -73,3 +73,50 @@ func checkOwners(t *testing.T, name string, truth []simulator.TruthRank, n int, 
 		}
 	}
 }
+
+// TestPassRowsStoreRankedDestinations checks that search results and
+// shopping offers behind a redirector that carries its destination are
+// stored as the destination, and that one carrying none stays the
+// redirector, unresolved.
+func TestPassRowsStoreRankedDestinations(t *testing.T) {
+	t.Parallel()
+	brands := ingest.Brands{Own: ingest.Brand{Names: []string{"Acme"}, Domains: []string{"acme.com"}}}
+	p := olap.Pass{Engine: sightline.EngineGoogleSERP}
+	tests := []struct {
+		name, url, wantURL, wantDomain string
+		unresolved                     bool
+		relation                       sightline.Relation
+	}{
+		{"direct link", "https://www.acme.com/crm", "https://www.acme.com/crm", "acme.com", false, sightline.RelationOwn},
+		{"google /url with q", "https://www.google.com/url?q=https%3A%2F%2Facme.com%2Fpricing&sa=U",
+			"https://acme.com/pricing", "acme.com", false, sightline.RelationOwn},
+		{"paid click with adurl", "https://www.google.com/aclk?sa=l&adurl=https://shop.acme.com/p/1",
+			"https://shop.acme.com/p/1", "shop.acme.com", false, sightline.RelationOwn},
+		{"google /url without a destination", "https://www.google.com/url?sa=t", "https://www.google.com/url?sa=t",
+			"google.com", true, ""},
+		{"shortener", "https://t.co/abc", "https://t.co/abc", "t.co", true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			search := ingest.PassRows(p, ingest.Capture{Search: &ingest.SearchPage{
+				Results: []ingest.SearchResult{{Rank: 1, URL: tt.url, Title: "A result"}}}}, brands).SearchResults
+			if len(search) != 1 {
+				t.Fatalf("%d search rows", len(search))
+			}
+			r := search[0]
+			if r.URL != tt.wantURL || r.Domain != tt.wantDomain || r.Unresolved != tt.unresolved || r.Relation != tt.relation {
+				t.Errorf("search row %q %q unresolved %v relation %q, want %q %q %v %q",
+					r.URL, r.Domain, r.Unresolved, r.Relation, tt.wantURL, tt.wantDomain, tt.unresolved, tt.relation)
+			}
+			offers := ingest.PassRows(p, ingest.Capture{Shopping: &ingest.ShoppingPage{
+				Offers: []ingest.Offer{{Rank: 1, Title: "An offer", Price: 10, Currency: "USD", URL: tt.url}}}}, brands).ShoppingOffers
+			if len(offers) != 1 {
+				t.Fatalf("%d offer rows", len(offers))
+			}
+			if o := offers[0]; o.URL != tt.wantURL || o.Domain != tt.wantDomain || o.Relation != tt.relation {
+				t.Errorf("offer row %q %q relation %q, want %q %q %q", o.URL, o.Domain, o.Relation,
+					tt.wantURL, tt.wantDomain, tt.relation)
+			}
+		})
+	}
+}
