@@ -276,9 +276,13 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 			p.rejected = true
 		}
 	}
+	// A tracked name run on into a word at a change of case ("BPme") is
+	// that brand's product; run on in the same case ("Squarespace" after
+	// Square) it is another word, and may be another brand.
 	f := foldRunes(d.text[start:end])
 	for _, tp := range e.m.patterns {
-		if !tp.domain && len(tp.folded) < len(f) && string(f[:len(tp.folded)]) == string(tp.folded) && isWordRune(f[len(tp.folded)]) {
+		if n := len(tp.folded); !tp.domain && n < len(f) && string(f[:n]) == string(tp.folded) && isWordRune(f[n]) &&
+			unicode.IsUpper(d.text[start+n-1]) != unicode.IsUpper(d.text[start+n]) {
 			p.rejected = true
 		}
 	}
