@@ -816,7 +816,7 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	// "SmileDirectClub shut down", "Exxon settled": a past tense after a
 	// name no dictionary holds.
 	adverb := p.to-p.from == 1 && strings.HasSuffix(toks[p.from].w, "ly") // "Frequently recommended providers"
-	return predicateVerbs[next] || !p.ordinary && !adverb && (pastVerbs[next] || strings.HasSuffix(next, "ed") && len(next) > 4 && !e.capitalisedAt(toks, to))
+	return predicateVerbs[next] || !adverb && subjectVerbs[next] || !p.ordinary && !adverb && (pastVerbs[next] || strings.HasSuffix(next, "ed") && len(next) > 4 && !e.capitalisedAt(toks, to))
 }
 
 // capitalisedAt reports whether token i is written with a capital.

@@ -19,6 +19,12 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"tracked name run on in one case", "Squarespace Commerce is easier for a simple storefront. SumUp is the cheapest reader.",
 			[]string{"Squarespace", "SumUp"}},
 		{"tracked name run on at a change of case", "Square and BPme are the most generous programs.", []string{"Square"}},
+		// A name heading its sentence is a company when a verb follows, the
+		// nouns among verbs included; an adverb heading it is not.
+		{"subject of a verb", "Deezer streams lossless audio. MoneyGram falls short on app reliability. Tidal and Qobuz stream hi-res.",
+			[]string{"Deezer", "MoneyGram", "Tidal", "Qobuz"}},
+		{"capitalised words as a subject", "Apple Music also streams lossless at no extra cost.", []string{"Apple"}},
+		{"adverb heading a sentence", "Consistently tops independent lab tests.", nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -584,5 +584,19 @@ var sourceNouns = wordSet(`test tests testing review reviews data report reports
 // of a sentence ("SmileDirectClub shut down in 2023").
 var pastVerbs = wordSet(`shut went paid won lost cut made sold built took got ran began became fell rose`)
 
+// subjectVerbs are present tenses that, after a name at the head of a
+// sentence, say what the company does ("Deezer streams lossless",
+// "MoneyGram falls short"); many are nouns too, so unlike predicateVerbs
+// they do not end a list item's lead.
+var subjectVerbs = wordSet(`streams stream falls fall fails fail excels excel struggles struggle shines shine
+	tends tend ranks rank scores score stays stay sits sit edges outperforms outperform matches match
+	needs need fits fit starts start caters cater specializes specialize specialises specialise
+	dominates dominate claims claim promises promise boasts boast earns earn packs pack produces produce
+	owns own operates operate serves serve powers power sounds sound prints print cleans clean brews brew
+	seems seem appears appear tops lags lag misses miss outsells outsell undercuts undercut refunds
+	guarantees guarantee connects connect pairs pair plays play records record detects detect blocks block
+	encrypts encrypt protects protect limits limit excludes exclude manages manage automates automate
+	handles handle pioneered invented`)
+
 // foreignLike are "like" of other languages ("VPN gratuitas como Hola").
 var foreignLike = wordSet(`como comme come wie zoals`)
