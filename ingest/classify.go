@@ -410,6 +410,9 @@ func recommendationCue(toks []token, i int) bool {
 		strings.HasPrefix(w, "recomiend"), strings.HasPrefix(w, "recomend"), strings.HasPrefix(w, "raccomand"),
 		strings.HasPrefix(w, "consiglia"), strings.HasPrefix(w, "empfehl"), strings.HasPrefix(w, "empfiehlt"), strings.HasPrefix(w, "aanbev"):
 		next := word(toks, i+1)
+		if strings.HasPrefix(w, "recommendation") && i > 0 && recommendationsOffered(toks, i) {
+			return false
+		}
 		return !negated(toks, i) && next != "against" && next != "that" && next != "avoiding" && next != "skipping"
 	}
 	switch w {
@@ -483,6 +486,16 @@ func recommendationCue(toks []token, i int) bool {
 }
 
 // negated reports whether a negator stands within the three words before i.
+// recommendationsOffered reports whether the noun "recommendation(s)" at
+// i is something a product gives its users ("excellent for
+// recommendations", "its personalized recommendations", "Netflix's
+// recommendations"), not advice the answer reports.
+func recommendationsOffered(toks []token, i int) bool {
+	prev := word(toks, i-1)
+	return functionWords[prev] || ownerWords[prev] || toks[i-1].poss ||
+		strings.HasSuffix(prev, "ized") || strings.HasSuffix(prev, "ised") || featureNouns[prev]
+}
+
 func negated(toks []token, i int) bool {
 	for k := i - 1; k >= 0 && i-k <= 3 && !toks[k].punct; k-- {
 		w := toks[k].w

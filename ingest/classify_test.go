@@ -60,6 +60,14 @@ func TestExtractMentionType(t *testing.T) {
 		// Advice said of one brand does not pass to the next clause's.
 		{"IKEA's FÄRGRIK line is the budget choice, and Le Creuset makes the most chip-resistant stoneware.", []string{"Le Creuset", "IKEA"}, "Le Creuset", sightline.MentionReference},
 		{"I'd recommend Fidelity if you want research, and Schwab if you want branches.", []string{"Schwab", "Fidelity"}, "Schwab", sightline.MentionRecommendation},
+		// Recommendations a product makes to its users advise nothing; the
+		// answer's own or a reported recommendation does.
+		{"Roku is simple. Chromecast is excellent for recommendations.", []string{"Chromecast", "Roku"}, "Chromecast", sightline.MentionReference},
+		{"Netflix's recommendations are weak.", []string{"Netflix"}, "Netflix", sightline.MentionReference},
+		{"Hulu has its recommendations on the home screen.", []string{"Hulu"}, "Hulu", sightline.MentionReference},
+		{"Spotify offers personalized recommendations.", []string{"Spotify"}, "Spotify", sightline.MentionReference},
+		{"Signal is the most common recommendation because messages are encrypted.", []string{"Signal"}, "Signal", sightline.MentionRecommendation},
+		{"My top recommendation is Deezer.", []string{"Deezer"}, "Deezer", sightline.MentionRecommendation},
 		// An advising word before the nouns that say what kind of pick.
 		{"Tuft & Needle's Original is a solid budget foam pick, and Casper adds zoned support.", []string{"Tuft & Needle", "Casper"}, "Tuft & Needle", sightline.MentionRecommendation},
 		{"Tuft & Needle's Original is a solid budget foam pick, and Casper adds zoned support.", []string{"Tuft & Needle", "Casper"}, "Casper", sightline.MentionReference},

@@ -584,6 +584,9 @@ var sourceNouns = wordSet(`test tests testing review reviews data report reports
 // of a sentence ("SmileDirectClub shut down in 2023").
 var pastVerbs = wordSet(`shut went paid won lost cut made sold built took got ran began became fell rose`)
 
+// ownerWords are possessive determiners: "its recommendations".
+var ownerWords = wordSet(`its their his her your`)
+
 // subjectVerbs are present tenses that, after a name at the head of a
 // sentence, say what the company does ("Deezer streams lossless",
 // "MoneyGram falls short"); many are nouns too, so unlike predicateVerbs
