@@ -630,7 +630,7 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			return k-2 >= 0 && !toks[k-2].punct && !capitalised(e.d.text[toks[k-1].start:toks[k-1].end])
 		case "is":
 			switch word(toks, k-2) {
-			case "pick", "choice", "bet", "option", "default":
+			case "pick", "choice", "bet", "option", "default", "recommendation", "favorite", "favourite", "winner":
 				return true
 			}
 		case "as":
@@ -660,7 +660,7 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			}
 		case "are":
 			switch word(toks, k-2) {
-			case "options", "alternatives", "choices", "contenders", "picks", "brands":
+			case "options", "alternatives", "choices", "contenders", "picks", "brands", "recommendations", "favorites", "favourites":
 				return true
 			}
 		}

@@ -24,6 +24,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"subject of a verb", "Deezer streams lossless audio. MoneyGram falls short on app reliability. Tidal and Qobuz stream hi-res.",
 			[]string{"Deezer", "MoneyGram", "Tidal", "Qobuz"}},
 		{"capitalised words as a subject", "Apple Music also streams lossless at no extra cost.", []string{"Apple"}},
+		// The answer's pick named after "is" or "are".
+		{"named as the recommendation", "My top recommendation is Deezer. Reviewers' favorites are Qobuz and Tidal.",
+			[]string{"Deezer", "Qobuz", "Tidal"}},
 		{"adverb heading a sentence", "Consistently tops independent lab tests.", nil},
 	}
 	for _, c := range cases {
