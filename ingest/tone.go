@@ -310,7 +310,14 @@ func polarity(toks []token, i int) int {
 		}
 	case "well":
 		// "handle everyday calls well", not "as well" or "well over"
-		if prev != "" && prev != "as" && word(toks, i+1) != "as" && !allDigits(word(toks, i+2)) && i != firstWord(toks) {
+		// "works well as long as you …": the praise with its condition
+		asLong := word(toks, i+1) == "as" && (word(toks, i+2) == "long" || word(toks, i+2) == "soon")
+		if prev != "" && prev != "as" && (word(toks, i+1) != "as" || asLong) && !allDigits(word(toks, i+2)) && i != firstWord(toks) {
+			p = 1
+		}
+	case "recommend", "recommends", "suggest", "suggests":
+		// "I would not recommend it": advice against; the negator below flips it.
+		if negated(toks, i) {
 			p = 1
 		}
 	case "sense":
@@ -328,9 +335,12 @@ func polarity(toks []token, i int) int {
 		if prev == "quality" || prev == "service" || prev == "support" || prev == "sizing" || prev == "reliability" {
 			p = -1 // "quality varies by instructor"
 		}
-	case "hard", "difficult":
+	case "hard", "difficult", "tough":
 		if word(toks, i+1) == "to" {
 			p = -1 // "hard to justify", "difficult to find"
+			if unbeaten[word(toks, i+2)] {
+				p = 1 // "hard to beat", "tough to fault"
+			}
 		}
 	case "twice", "double":
 		if word(toks, i+1) == "the" || word(toks, i+1) == "as" {

@@ -16,6 +16,16 @@ func TestExtractToneCues(t *testing.T) {
 		want        sightline.Tone
 	}{
 		{"Echelon is similar to Peloton but cheaper.", "Echelon", sightline.TonePositive},
+		// "hard to beat" praises; "hard to justify" criticises.
+		{"Wyze is hard to beat on price.", "Wyze", sightline.TonePositive},
+		{"Wyze's cloud plan is tough to fault.", "Wyze", sightline.TonePositive},
+		{"Wyze's cloud plan is hard to justify.", "Wyze", sightline.ToneNegative},
+		// "well" with the condition it holds under still praises.
+		{"Wyze works well as long as you stay on Wi-Fi.", "Wyze", sightline.TonePositive},
+		{"Wyze works well as soon as it is paired.", "Wyze", sightline.TonePositive},
+		// Advice against it criticises.
+		{"I would not recommend Wyze for large homes.", "Wyze", sightline.ToneNegative},
+		{"Most installers don't suggest Wyze for outdoor use.", "Wyze", sightline.ToneNegative},
 		{"Wyze is similar but costs a fraction of the price.", "Wyze", sightline.TonePositive},
 		{"At-home brands like Byte and Candid cost less.", "Byte", sightline.TonePositive},
 		{"In blind taste tests, Haagen-Dazs and Talenti usually rank highest for richness.", "Talenti", sightline.TonePositive},

@@ -584,6 +584,9 @@ var sourceNouns = wordSet(`test tests testing review reviews data report reports
 // of a sentence ("SmileDirectClub shut down in 2023").
 var pastVerbs = wordSet(`shut went paid won lost cut made sold built took got ran began became fell rose`)
 
+// unbeaten follow "hard to" as praise: "hard to beat", "tough to fault".
+var unbeaten = wordSet(`beat top fault match outdo`)
+
 // ownerWords are possessive determiners: "its recommendations".
 var ownerWords = wordSet(`its their his her your`)
 
