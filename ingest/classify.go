@@ -485,7 +485,6 @@ func recommendationCue(toks []token, i int) bool {
 	return false
 }
 
-// negated reports whether a negator stands within the three words before i.
 // recommendationsOffered reports whether the noun "recommendation(s)" at
 // i is something a product gives its users ("excellent for
 // recommendations", "its personalized recommendations", "Netflix's
@@ -496,6 +495,7 @@ func recommendationsOffered(toks []token, i int) bool {
 		strings.HasSuffix(prev, "ized") || strings.HasSuffix(prev, "ised") || featureNouns[prev]
 }
 
+// negated reports whether a negator stands within the three words before i.
 func negated(toks []token, i int) bool {
 	for k := i - 1; k >= 0 && i-k <= 3 && !toks[k].punct; k-- {
 		w := toks[k].w
@@ -522,7 +522,7 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 	for i, t := range toks {
 		// "outshines Zendesk", "both are outclassed by A and B"; not "hard
 		// to beat": praise.
-		if outdoes[t.w] && earlier && word(toks, i-1) != "to" && !capitalised(e.d.text[t.start:t.end]) &&
+		if (outdoes[t.w] || ranksAgainst(toks, i)) && earlier && word(toks, i-1) != "to" && !capitalised(e.d.text[t.start:t.end]) &&
 			(v.clause[i] == c || word(toks, i+1) == "by" && k > i && k-i <= 5) {
 			return true
 		}

@@ -60,6 +60,13 @@ func TestExtractMentionType(t *testing.T) {
 		// Advice said of one brand does not pass to the next clause's.
 		{"IKEA's FÄRGRIK line is the budget choice, and Le Creuset makes the most chip-resistant stoneware.", []string{"Le Creuset", "IKEA"}, "Le Creuset", sightline.MentionReference},
 		{"I'd recommend Fidelity if you want research, and Schwab if you want branches.", []string{"Schwab", "Fidelity"}, "Schwab", sightline.MentionRecommendation},
+		// Ranking one brand ahead of or behind another weighs them.
+		{"Nikon lags behind Canon on lens choice.", []string{"Nikon", "Canon"}, "Nikon", sightline.MentionComparison},
+		{"Nikon trails Canon in burst speed.", []string{"Nikon", "Canon"}, "Nikon", sightline.MentionComparison},
+		{"Canon is good. Nikon falls behind on video.", []string{"Nikon", "Canon"}, "Nikon", sightline.MentionComparison},
+		{"Nikon is ahead of Canon on autofocus.", []string{"Nikon", "Canon"}, "Nikon", sightline.MentionComparison},
+		{"Nikon edges out Canon for low-light shots.", []string{"Nikon", "Canon"}, "Nikon", sightline.MentionComparison},
+		{"Nikon leads the trail camera market.", []string{"Nikon", "Canon"}, "Nikon", sightline.MentionReference},
 		// Recommendations a product makes to its users advise nothing; the
 		// answer's own or a reported recommendation does.
 		{"Roku is simple. Chromecast is excellent for recommendations.", []string{"Chromecast", "Roku"}, "Chromecast", sightline.MentionReference},

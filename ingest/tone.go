@@ -99,7 +99,7 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		if p == 0 {
 			continue
 		}
-		if afterThan(toks, i, k) || outdoes[toks[i].w] && k > i {
+		if afterThan(toks, i, k) || (outdoes[toks[i].w] || ranksAgainst(toks, i)) && k > i {
 			p = -p // "outclassed by EyeBuyDirect": the one after the verb wins
 		}
 		if objectOfComparison(toks, i, k) {
@@ -243,6 +243,26 @@ func readerConsequence(v, next string) int {
 	return 0
 }
 
+// ranksAgainst reports whether token i sets what precedes it ahead of or
+// behind what follows: "trails Canon", "lags behind", "falls behind",
+// "is ahead of", "edges out"; the brand after it takes the opposite stance.
+func ranksAgainst(toks []token, i int) bool {
+	prev := word(toks, i-1)
+	switch toks[i].w {
+	case "trails", "trailed":
+		return true
+	case "lags", "lag", "lagged", "falls", "fell":
+		return word(toks, i+1) == "behind"
+	case "behind":
+		return prev == "falls" || prev == "fall" || prev == "fell" || prev == "lags" || prev == "lag" || prev == "lagged"
+	case "ahead":
+		return word(toks, i+1) == "of"
+	case "out":
+		return prev == "edges" || prev == "edge" || prev == "edged"
+	}
+	return false
+}
+
 // polarity of token i: +1 praise, -1 criticism, 0 none; a negator flips it.
 func polarity(toks []token, i int) int {
 	w := word(toks, i)
@@ -294,9 +314,15 @@ func polarity(toks []token, i int) int {
 			p = -1 // "charges monthly fees"
 		}
 	case "out":
-		if prev == "stands" || prev == "stand" {
-			p = 1
+		if prev == "stands" || prev == "stand" || prev == "edges" || prev == "edge" || prev == "edged" {
+			p = 1 // "stands out", "edges out Nikon"
 		}
+	case "ahead":
+		if word(toks, i+1) == "of" {
+			p = 1 // "ahead of Nikon on autofocus"
+		}
+	case "trails", "trailed":
+		p = -1
 	case "climbs", "climb", "rises", "rise", "jumps", "jump", "increase", "increases", "extra", "doubles":
 		if priceNouns[prev] || w == "increases" || w == "increase" {
 			p = -1

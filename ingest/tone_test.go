@@ -23,6 +23,15 @@ func TestExtractToneCues(t *testing.T) {
 		// "well" with the condition it holds under still praises.
 		{"Wyze works well as long as you stay on Wi-Fi.", "Wyze", sightline.TonePositive},
 		{"Wyze works well as soon as it is paired.", "Wyze", sightline.TonePositive},
+		// Ranked behind another criticises, ahead of it praises; the brand
+		// after the verb takes the opposite stance.
+		{"Wyze lags behind Ring on video quality.", "Wyze", sightline.ToneNegative},
+		{"Ring lags behind Wyze on video quality.", "Wyze", sightline.TonePositive},
+		{"Wyze trails Ring in battery life.", "Wyze", sightline.ToneNegative},
+		{"Ring trails Wyze in battery life.", "Wyze", sightline.TonePositive},
+		{"Wyze is ahead of Ring on price.", "Wyze", sightline.TonePositive},
+		{"Ring is ahead of Wyze on price.", "Wyze", sightline.ToneNegative},
+		{"Wyze edges out Ring for night vision.", "Wyze", sightline.TonePositive},
 		// Advice against it criticises.
 		{"I would not recommend Wyze for large homes.", "Wyze", sightline.ToneNegative},
 		{"Most installers don't suggest Wyze for outdoor use.", "Wyze", sightline.ToneNegative},
