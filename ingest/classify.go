@@ -436,6 +436,9 @@ func recommendationCue(toks []token, i int) bool {
 		}
 		return true
 	case "pick", "picks", "choice", "choices", "bet", "bets", "default":
+		if (w == "pick" || w == "choice") && word(toks, i-1) == "the" && copulas[word(toks, i-2)] {
+			return !negated(toks, i-2) // "Acme is the pick"
+		}
 		if advisingWords[word(toks, i-1)] && !notAdvice[word(toks, i-2)] {
 			return !negated(toks, i-1) // not "the worst budget choice"
 		}

@@ -60,6 +60,11 @@ func TestExtractMentionType(t *testing.T) {
 		// Advice said of one brand does not pass to the next clause's.
 		{"IKEA's FÄRGRIK line is the budget choice, and Le Creuset makes the most chip-resistant stoneware.", []string{"Le Creuset", "IKEA"}, "Le Creuset", sightline.MentionReference},
 		{"I'd recommend Fidelity if you want research, and Schwab if you want branches.", []string{"Schwab", "Fidelity"}, "Schwab", sightline.MentionRecommendation},
+		// "is the pick" advises it as plainly as "is the best pick".
+		{"For those who want simplicity, Casper is the pick.", []string{"Casper"}, "Casper", sightline.MentionRecommendation},
+		{"Casper is the choice for hot sleepers.", []string{"Casper"}, "Casper", sightline.MentionRecommendation},
+		{"Casper is not the pick for stomach sleepers.", []string{"Casper"}, "Casper", sightline.MentionReference},
+		{"Casper sells a pick of three foams.", []string{"Casper"}, "Casper", sightline.MentionReference},
 		// Ranking one brand ahead of or behind another weighs them.
 		{"Nikon lags behind Canon on lens choice.", []string{"Nikon", "Canon"}, "Nikon", sightline.MentionComparison},
 		{"Nikon trails Canon in burst speed.", []string{"Nikon", "Canon"}, "Nikon", sightline.MentionComparison},
