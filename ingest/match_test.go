@@ -63,6 +63,10 @@ func TestExtractMatching(t *testing.T) {
 		{words, "Target audience matters. Buy it by Friday afternoon.", []string{}},
 		{words, "Ben and Jerry’s beats Nestle; Fords are affordable.", []string{"Ben and Jerry’s/tracked-competitor/1", "Nestle/tracked-competitor/2", "Ford/tracked-competitor/3"}},
 		{words, "Friday is a label; Black Friday is a sale.", []string{"Friday/tracked-competitor/1"}},
+		// A title-cased heading repeating a phrase the answer writes in
+		// lower case is that phrase; one that does not may name a product.
+		{words, "## Target Audience\n\nKnow your target audience before you pick Ford.", []string{"Ford/tracked-competitor/1"}},
+		{words, "## Target Circle\n\nTarget's loyalty program saves 5%.", []string{"Target/own/1"}},
 	}
 	for _, tc := range cases {
 		got := extractNamed(ExtractAnswer(tc.brands, Answer{Text: tc.text}).Mentions)

@@ -1,6 +1,9 @@
 package ingest
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // ordinaryUse reports whether the match of a configured name made of
 // ordinary words is the word, not the brand: written all in lower case
@@ -60,6 +63,8 @@ func (e *extraction) ordinaryUse(m match) bool {
 		rs := d.text[nt.start:nt.end]
 		switch {
 		case nt.punct:
+		case capitalised(rs) && e.writtenLower(m.start, nt.end):
+			return true // "## Target Audience" where the answer also writes "target audience"
 		case hasDigit(rs) || modelFollows(d.text, toks[last+1:]):
 			// "Things 3", "Brooks Adrenaline GTS 24": a product of the brand.
 		case capitalised(rs) && !isCommonWord(nt.w) && !productWords[nt.w] && !acronyms[string(rs)] && !e.leadsLine(m.start) && prev != "vs" && prev != "versus":
@@ -70,6 +75,27 @@ func (e *extraction) ordinaryUse(m match) bool {
 		}
 	}
 	return false
+}
+
+// writtenLower reports whether the answer also writes text[start:end] all
+// in lower case, as a phrase of its own: then a title-cased "Square
+// Footage" is that phrase, not the brand's product.
+func (e *extraction) writtenLower(start, end int) bool {
+	phrase := strings.ToLower(string(e.d.text[start:end]))
+	text := string(e.d.text)
+	for i := 0; ; {
+		j := strings.Index(text[i:], phrase)
+		if j < 0 {
+			return false
+		}
+		i += j
+		before, _ := utf8.DecodeLastRuneInString(text[:i])
+		after, _ := utf8.DecodeRuneInString(text[i+len(phrase):])
+		if !isWordRune(before) && !isWordRune(after) {
+			return true
+		}
+		i += len(phrase)
+	}
 }
 
 // allCapitalised reports whether every word of a written name starts with
