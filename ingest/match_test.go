@@ -50,6 +50,7 @@ func TestExtractMatching(t *testing.T) {
 			{ID: extractCafeID, Name: "Ford"},
 		},
 	}
+	devices := Brands{Own: Brand{Names: []string{"Ring"}}, Competitors: []Competitor{{ID: extractZendeskID, Name: "Square"}}}
 	cases := []struct {
 		brands Brands
 		text   string
@@ -67,6 +68,11 @@ func TestExtractMatching(t *testing.T) {
 		// lower case is that phrase; one that does not may name a product.
 		{words, "## Target Audience\n\nKnow your target audience before you pick Ford.", []string{"Ford/tracked-competitor/1"}},
 		{words, "## Target Circle\n\nTarget's loyalty program saves 5%.", []string{"Target/own/1"}},
+		// A word-named brand before one capitalised word may open a longer
+		// name; before "the" or several capitalised words it names a product.
+		{devices, "Square Enix games go on sale often.", []string{}},
+		{devices, "Get the Ring Stick Up Cam for the porch.", []string{"Ring/own/1"}},
+		{devices, "| Need | Pick |\n|---|---|\n| Porch | Ring Stick Up Cam |\n", []string{"Ring/own/1"}},
 	}
 	for _, tc := range cases {
 		got := extractNamed(ExtractAnswer(tc.brands, Answer{Text: tc.text}).Mentions)

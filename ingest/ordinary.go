@@ -67,8 +67,12 @@ func (e *extraction) ordinaryUse(m match) bool {
 			return true // "## Target Audience" where the answer also writes "target audience"
 		case hasDigit(rs) || modelFollows(d.text, toks[last+1:]):
 			// "Things 3", "Brooks Adrenaline GTS 24": a product of the brand.
-		case capitalised(rs) && !isCommonWord(nt.w) && !productWords[nt.w] && !acronyms[string(rs)] && !e.leadsLine(m.start) && prev != "vs" && prev != "versus":
-			return true // "Square Enix": part of a longer name; a list lead names the brand's product
+		case capitalised(rs) && !isCommonWord(nt.w) && !productWords[nt.w] && !acronyms[string(rs)] && !e.leadsLine(m.start) && prev != "vs" && prev != "versus" &&
+			prev != "the" && !capitalisedRun(d.text, toks[last+1:]):
+			// "Square Enix": part of a longer name; a list lead, "the" or a
+			// run of capitalised words ("the Ring Stick Up Cam") names the
+			// brand's product.
+			return true
 		case weak && !capitalised(rs) && isCommonWord(nt.w) && !functionWords[nt.w] && !predicateVerbs[nt.w] &&
 			!(strings.HasSuffix(nt.w, "ed") && len(nt.w) > 4): // "Ring settled with …"
 			return true // "Target audience", "On balance"
@@ -127,6 +131,13 @@ func (e *extraction) imperative(m match) bool {
 		return true
 	}
 	return false
+}
+
+// capitalisedRun reports whether toks open with two or more capitalised
+// words: a product line's name rather than a second word of a company's.
+func capitalisedRun(text []rune, toks []token) bool {
+	return len(toks) >= 2 && !toks[0].punct && !toks[1].punct &&
+		capitalised(text[toks[0].start:toks[0].end]) && capitalised(text[toks[1].start:toks[1].end])
 }
 
 // modelFollows reports whether a model number ends the capitalised words
