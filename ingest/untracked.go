@@ -103,6 +103,7 @@ func (e *extraction) recogniseUntracked() []string {
 	for _, h := range d.lines {
 		if h.kind == lineHeader {
 			e.headerCells(h, accept)
+			e.nameColumns(h, accept)
 		}
 	}
 	// A lower-case bold lead names a brand ("**comdirect** –") in a list
@@ -598,6 +599,59 @@ func (e *extraction) headerCells(h line, accept func(string)) {
 		for _, c := range cells[1:] {
 			if toks[p.from].start == c.start && !p.tracked && !p.rejected && !p.ordinary {
 				accept(e.companyName(p))
+			}
+		}
+	}
+}
+
+// nameColumns accepts the names that open the cells of a table column
+// after the first which holds options: its header names them ("Best
+// choice", "Brand") or a tracked brand opens one of its cells. "| Budget |
+// Wyze Cam v4 |" names Wyze under "Best choice"; a "Best for" column holds
+// uses. When the first column names the options ("| Brand | Model |"), the
+// others describe them. Rows with an empty cell are skipped: their columns
+// do not line up.
+func (e *extraction) nameColumns(h line, accept func(string)) {
+	d := e.d
+	n := len(h.cells)
+	if n < 2 || h.cells[0].start > h.start ||
+		entityHeaders[strings.ToLower(strings.TrimSpace(string(d.text[h.cells[0].start:h.cells[0].end])))] {
+		return
+	}
+	var rows []line
+	for _, l := range d.lines {
+		if l.list == h.list && l.kind == lineRow && len(l.cells) == n {
+			if e.trackedAt(l.cells[0].start) {
+				return
+			}
+			rows = append(rows, l)
+		}
+	}
+	for c := 1; c < n; c++ {
+		names := false
+		for _, t := range tokenize(d.text, h.cells[c].start, h.cells[c].end) {
+			if t.w == "for" {
+				names = false
+				break
+			}
+			names = names || entityHeaders[t.w] || choiceHeaders[t.w]
+		}
+		for _, r := range rows {
+			names = names || e.trackedAt(r.cells[c].start)
+		}
+		if !names {
+			continue
+		}
+		for _, r := range rows {
+			ui := d.unitAt(r.cells[c].start)
+			if ui < 0 {
+				continue
+			}
+			toks := e.tokens(ui)
+			for _, p := range e.phrases(ui) {
+				if toks[p.from].start == r.cells[c].start && !p.tracked && !p.rejected && (!p.ordinary || e.titleName(p)) {
+					accept(e.companyName(p))
+				}
 			}
 		}
 	}

@@ -27,6 +27,16 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// The answer's pick named after "is" or "are".
 		{"named as the recommendation", "My top recommendation is Deezer. Reviewers' favorites are Qobuz and Tidal.",
 			[]string{"Deezer", "Qobuz", "Tidal"}},
+		// A later table column names options when its header says so or a
+		// tracked brand opens one of its cells; not when it holds uses or
+		// the first column already names the options.
+		{"column of choices", "| Need | Best choice | Why |\n|---|---|---|\n| Budget | Wyze Cam v4 | Cheap |\n| Pets | Eufy Indoor Cam | Pan and tilt |\n",
+			[]string{"Wyze", "Eufy"}},
+		{"column holding a tracked brand", "| Use case | Pick | Runner-up |\n|---|---|---|\n| Budget | Square | Fooble Pro |\n",
+			[]string{"Square", "Fooble"}},
+		{"column of uses", "| Need | Why | Best for |\n|---|---|---|\n| Budget | Cheap | Hot Sleepers |\n", nil},
+		{"column of models", "| Brand | Model | Range |\n|---|---|---|\n| Aventon | Level.2 | 60 mi |\n| Lectric | XP 3.0 | 45 mi |\n",
+			[]string{"Aventon", "Lectric"}},
 		{"adverb heading a sentence", "Consistently tops independent lab tests.", nil},
 	}
 	for _, c := range cases {

@@ -584,6 +584,11 @@ var sourceNouns = wordSet(`test tests testing review reviews data report reports
 // of a sentence ("SmileDirectClub shut down in 2023").
 var pastVerbs = wordSet(`shut went paid won lost cut made sold built took got ran began became fell rose`)
 
+// choiceHeaders head a table column of the options an answer picks:
+// "Best choice", "Top pick", "Runner-up".
+var choiceHeaders = wordSet(`pick picks choice choices recommendation recommendations winner runner-up alternative
+	alternatives contender contenders`)
+
 // unbeaten follow "hard to" as praise: "hard to beat", "tough to fault".
 var unbeaten = wordSet(`beat top fault match outdo`)
 
