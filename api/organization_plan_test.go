@@ -15,12 +15,13 @@ import (
 )
 
 // organizationsTrackedQuery inserts a tracked query straight into the store.
-func organizationsTrackedQuery(t *testing.T, f *fixture, project uuid.UUID, frequency string, passes int, status string) {
+func organizationsTrackedQuery(t *testing.T, f *fixture, project uuid.UUID, frequency string, passes int, status string) uuid.UUID {
 	t.Helper()
 	id := uuid.Must(uuid.NewV7())
 	organizationsExec(t, f, `
 		INSERT INTO tracked_queries (id, project_id, query_text, engine, country, check_frequency, n_passes, status)
 		VALUES ($1, $2, $3, 'chatgpt', 'US', $4, $5, $6)`, id, project, "query "+id.String(), frequency, passes, status)
+	return id
 }
 
 // organizationsRoles returns keys of a viewer and a manager of org.
@@ -189,15 +190,7 @@ func TestOrganizationsUsage(t *testing.T) {
 	elsewhere := f.project(otherOrg, "Other tenant")
 	trackedPath := organizationsPath(org, "/usage/tracked-queries")
 	projectedPath := organizationsPath(org, "/usage/projected-monthly-checks")
-	refresh := func() {
-		t.Helper()
-		w := &jobs.ProjectedChecksWorker{Pool: f.pool, Logger: slog.New(slog.DiscardHandler)}
-		if err := w.Work(context.Background(), &river.Job[jobs.ProjectedChecksArgs]{}); err != nil {
-			t.Fatal(err)
-		}
-	}
-
-	t.Run("nothing tracked yet, before any refresh", func(t *testing.T) {
+	t.Run("nothing tracked yet", func(t *testing.T) {
 		if m := organizationsGet(t, f, viewer.key, trackedPath); m["trackedQueryCount"] != 0.0 {
 			t.Fatalf("%v", m)
 		}
@@ -221,26 +214,21 @@ func TestOrganizationsUsage(t *testing.T) {
 		}
 	})
 
-	t.Run("projection before the first refresh is computed on request", func(t *testing.T) {
+	t.Run("projection counts active queries of active projects", func(t *testing.T) {
 		m := organizationsGet(t, f, viewer.key, projectedPath)
 		if m["activeTrackedQueryCount"] != 3.0 || m["projectedMonthlyChecks"] != 99.0 {
 			t.Fatalf("%v", m)
 		}
 	})
 
-	t.Run("cached after a refresh, until the next one", func(t *testing.T) {
-		refresh()
-		first := organizationsGet(t, f, viewer.key, projectedPath)
-		if first["activeTrackedQueryCount"] != 3.0 || first["projectedMonthlyChecks"] != 99.0 {
-			t.Fatalf("%v", first)
-		}
-		organizationsTrackedQuery(t, f, active, "weekly", 5, "active") // 20
-		if m := organizationsGet(t, f, viewer.key, projectedPath); m["projectedMonthlyChecks"] != 99.0 || m["computedAt"] != first["computedAt"] {
-			t.Fatalf("cache changed without a refresh: %v", m)
-		}
-		refresh()
+	t.Run("every change shows at once", func(t *testing.T) {
+		added := organizationsTrackedQuery(t, f, active, "weekly", 5, "active") // 20
 		if m := organizationsGet(t, f, viewer.key, projectedPath); m["activeTrackedQueryCount"] != 4.0 || m["projectedMonthlyChecks"] != 119.0 {
-			t.Fatalf("after a refresh: %v", m)
+			t.Fatalf("after a create: %v", m)
+		}
+		organizationsExec(t, f, `UPDATE tracked_queries SET status = 'paused' WHERE id = $1`, added)
+		if m := organizationsGet(t, f, viewer.key, projectedPath); m["activeTrackedQueryCount"] != 3.0 || m["projectedMonthlyChecks"] != 99.0 {
+			t.Fatalf("after a pause: %v", m)
 		}
 	})
 

@@ -11,8 +11,8 @@ import (
 
 // An organization's plan, allowance and counts (spec 2.8): entitlements and
 // the subscription come from the most recent contract; stats and the
-// tracked-query count are live; membership stats and the projected monthly
-// checks are periodic snapshots (jobs/stats.go).
+// tracked-query count and the projected monthly checks are live; membership
+// stats are a periodic snapshot (jobs/stats.go).
 
 var subscriptionStatuses = []string{oltp.SubscriptionNone, "active", "trialing", "past_due", "cancelled", "expired"}
 
@@ -93,7 +93,7 @@ func (s *server) projectedChecksSchema() *openapi3.Schema {
 		"projectedMonthlyChecks": described(integerSchema().WithMin(0),
 			"Sum over those queries of runs per month (daily 30, weekly 4, monthly 1) times nPasses, in check budget units."),
 		"computedAt": described(timeSchema(),
-			"When the projection was computed. An organization not yet reached by the periodic refresh is computed on request."),
+			"When the projection was computed: it is computed on request, so every change shows at once."),
 	}, "activeTrackedQueryCount", "projectedMonthlyChecks", "computedAt"))
 }
 
@@ -113,6 +113,8 @@ func (s *server) planRoutes(organizations routeGroup) {
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/membership-stats", id: "getMembershipStats",
 		summary: "Periodically computed member, project and invitation counts", role: sightline.RoleOwner,
 		response: s.membershipStatsSchema(), read: organizationRead(s, oltp.GetMembershipStats),
+		description: "A snapshot refreshed every minute (computedAt says when): a new organization's stats, and every " +
+			"change, show within a minute.",
 		errors: map[int]string{404: "organization_membership_stats_not_found: not computed yet for this organization (never a body of zeros)."},
 	})
 	organizations.handle(route{
@@ -129,10 +131,10 @@ func (s *server) planRoutes(organizations routeGroup) {
 	})
 	organizations.handle(route{
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/usage/projected-monthly-checks", id: "getProjectedMonthlyChecks",
-		summary: "Cached projection of the check budget units used per month",
+		summary: "Projection of the check budget units used per month",
 		description: "For each active tracked query of an active project, runs per month (daily 30, weekly 4, monthly 1) " +
-			"times nPasses, summed. Refreshed periodically; an organization the refresh has not reached yet is computed " +
-			"on request, so no field is ever null. Takes no query parameters.",
+			"times nPasses, summed. Computed on request, so it reflects every change at once and no field is ever " +
+			"null. Takes no query parameters.",
 		response: s.projectedChecksSchema(), read: organizationRead(s, oltp.GetProjectedChecks),
 	})
 }

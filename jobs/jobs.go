@@ -79,7 +79,6 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &PruneWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &MembershipStatsWorker{Pool: pool, Logger: cfg.Logger})
-	river.AddWorker(workers, &ProjectedChecksWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &RefreshTrackedQuerySearchWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &SweepTrackedQuerySearchWorker{Pool: pool, Logger: cfg.Logger})
 	river.AddWorker(workers, &TrackedQueryCascadeWorker{Pool: pool, ClickHouse: cfg.ClickHouse})
@@ -120,7 +119,6 @@ func NewClient(pool *pgxpool.Pool, cfg Config) (*river.Client[pgx.Tx], error) {
 		riverCfg.PeriodicJobs = []*river.PeriodicJob{
 			periodic(15*time.Minute, PruneArgs{}, "prune"),
 			periodic(StatsInterval, MembershipStatsArgs{}, "organization_membership_stats"),
-			periodic(StatsInterval, ProjectedChecksArgs{}, "organization_projected_checks"),
 			periodic(SweepTrackedQuerySearchInterval, SweepTrackedQuerySearchArgs{}, "tracked_query_search_sweep"),
 			periodic(ScheduleChecksInterval, ScheduleChecksArgs{}, "check_schedule"),
 			periodic(ReapCheckRunsInterval, ReapCheckRunsArgs{}, "check_run_reap"),

@@ -11,8 +11,8 @@ import (
 	"github.com/sightline/sightline/oltp/oltptest"
 )
 
-// statsFixture inserts two organizations: one with members, projects,
-// invitations and tracked queries, one empty.
+// statsFixture inserts two organizations: one with members, projects and
+// invitations, one empty.
 const statsFixture = `
 	INSERT INTO users (id, email) VALUES
 	    ('0193a7e4-0000-7000-8000-000000000001', 'a@example.com'),
@@ -28,12 +28,7 @@ const statsFixture = `
 	    ('0193a7e4-0000-7000-8000-0000000000b2', '0193a7e4-0000-7000-8000-0000000000a1', 'Old', 'archived', 'caller', now());
 	INSERT INTO invitations (id, organization_id, email, role, status, expires_at) VALUES
 	    ('0193a7e4-0000-7000-8000-0000000000c1', '0193a7e4-0000-7000-8000-0000000000a1', 'x@example.com', 'viewer', 'pending', now() + interval '1 day'),
-	    ('0193a7e4-0000-7000-8000-0000000000c2', '0193a7e4-0000-7000-8000-0000000000a1', 'y@example.com', 'viewer', 'pending', now() - interval '1 day');
-	INSERT INTO tracked_queries (id, project_id, query_text, engine, country, check_frequency, n_passes, status) VALUES
-	    ('0193a7e4-0000-7000-8000-0000000000d1', '0193a7e4-0000-7000-8000-0000000000b1', 'a', 'chatgpt', 'US', 'daily', 2, 'active'),
-	    ('0193a7e4-0000-7000-8000-0000000000d2', '0193a7e4-0000-7000-8000-0000000000b1', 'b', 'google_serp', 'US', 'weekly', 1, 'active'),
-	    ('0193a7e4-0000-7000-8000-0000000000d3', '0193a7e4-0000-7000-8000-0000000000b1', 'c', 'chatgpt', 'US', 'daily', 5, 'paused'),
-	    ('0193a7e4-0000-7000-8000-0000000000d4', '0193a7e4-0000-7000-8000-0000000000b2', 'd', 'chatgpt', 'US', 'daily', 1, 'active');`
+	    ('0193a7e4-0000-7000-8000-0000000000c2', '0193a7e4-0000-7000-8000-0000000000a1', 'y@example.com', 'viewer', 'pending', now() - interval '1 day');`
 
 func TestStatsWorkersSnapshotEveryOrganization(t *testing.T) {
 	t.Parallel()
@@ -44,28 +39,20 @@ func TestStatsWorkersSnapshotEveryOrganization(t *testing.T) {
 	}
 	logger := slog.New(slog.DiscardHandler)
 	members := &jobs.MembershipStatsWorker{Pool: pool, Logger: logger}
-	projected := &jobs.ProjectedChecksWorker{Pool: pool, Logger: logger}
 	for range 2 { // a second run updates in place
 		if err := members.Work(ctx, &river.Job[jobs.MembershipStatsArgs]{}); err != nil {
 			t.Fatal(err)
 		}
-		if err := projected.Work(ctx, &river.Job[jobs.ProjectedChecksArgs]{}); err != nil {
-			t.Fatal(err)
-		}
 	}
 
-	type snapshot struct {
-		members, projects, invitations, activeQueries int
-		checks                                        int64
-	}
+	type snapshot struct{ members, projects, invitations int }
 	want := map[string]snapshot{
-		"0193a7e4-0000-7000-8000-0000000000a1": {members: 2, projects: 2, invitations: 1, activeQueries: 2, checks: 2*30 + 4},
+		"0193a7e4-0000-7000-8000-0000000000a1": {members: 2, projects: 2, invitations: 1},
 		"0193a7e4-0000-7000-8000-0000000000a2": {},
 	}
 	rows, err := pool.Query(ctx, `
-		SELECT m.organization_id::text, m.total_members_count, m.total_projects_count, m.pending_invitations_count,
-		       p.active_tracked_query_count, p.projected_monthly_checks
-		FROM organization_membership_stats m JOIN organization_projected_checks p USING (organization_id)`)
+		SELECT organization_id::text, total_members_count, total_projects_count, pending_invitations_count
+		FROM organization_membership_stats`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +60,7 @@ func TestStatsWorkersSnapshotEveryOrganization(t *testing.T) {
 	for rows.Next() {
 		var id string
 		var s snapshot
-		if err := rows.Scan(&id, &s.members, &s.projects, &s.invitations, &s.activeQueries, &s.checks); err != nil {
+		if err := rows.Scan(&id, &s.members, &s.projects, &s.invitations); err != nil {
 			t.Fatal(err)
 		}
 		got[id] = s
@@ -100,16 +87,14 @@ func TestStatsJobsAreRegistered(t *testing.T) {
 		t.Fatal(err)
 	}
 	// An insert-only client refuses kinds without a worker.
-	for _, args := range []river.JobArgs{jobs.MembershipStatsArgs{}, jobs.ProjectedChecksArgs{}} {
-		if _, err := client.Insert(ctx, args, nil); err != nil {
-			t.Fatalf("%s: %v", args.Kind(), err)
-		}
+	if _, err := client.Insert(ctx, jobs.MembershipStatsArgs{}, nil); err != nil {
+		t.Fatal(err)
 	}
 	var kinds string
 	if err := pool.QueryRow(ctx, `SELECT string_agg(kind, ',' ORDER BY kind) FROM river_job`).Scan(&kinds); err != nil {
 		t.Fatal(err)
 	}
-	if kinds != "organization_membership_stats,organization_projected_checks" {
+	if kinds != "organization_membership_stats" {
 		t.Fatalf("queued kinds %q", kinds)
 	}
 }

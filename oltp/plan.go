@@ -224,43 +224,21 @@ type ProjectedChecks struct {
 	ComputedAt              sightline.Timestamp `json:"computedAt" db:"computed_at"`
 }
 
-// projectionSelect computes ProjectedChecks per organization, from the
-// organizations named by the FROM clause it is completed with. Paused
-// queries are not checked, and neither are those of archived projects.
-const projectionSelect = `
-	SELECT o.id AS organization_id, now() AS computed_at,
-	       count(t.id) AS active_tracked_query_count,
-	       coalesce(sum(t.n_passes * CASE t.check_frequency
-	                                    WHEN 'daily' THEN 30 WHEN 'weekly' THEN 4 ELSE 1 END), 0)
-	           AS projected_monthly_checks
-	FROM organizations o
-	LEFT JOIN projects p ON p.organization_id = o.id AND p.status = 'active'
-	LEFT JOIN tracked_queries t ON t.project_id = p.id AND t.status = 'active'`
-
-// GetProjectedChecks returns the cached projection. An organization not yet
-// reached by the periodic refresh is computed live, so the answer is never
-// empty; computedAt then says now.
+// GetProjectedChecks computes the projection on request: paused queries
+// are not checked, and neither are those of archived projects. It is one
+// aggregate over the organization's tracked queries, so computedAt is
+// always now and every change shows at once.
 func GetProjectedChecks(ctx context.Context, db DBTX, organizationID uuid.UUID) (*ProjectedChecks, error) {
 	return queryOne[ProjectedChecks](ctx, db, sightline.Errorf(sightline.CodeOrganizationNotFound, "Organization not found."),
-		"reading projected checks", `
-		SELECT active_tracked_query_count, projected_monthly_checks, computed_at
-		FROM organization_projected_checks WHERE organization_id = $1
-		UNION ALL
-		SELECT active_tracked_query_count, projected_monthly_checks, computed_at FROM (`+projectionSelect+`
-		    WHERE o.id = $1 GROUP BY o.id) live
-		WHERE NOT EXISTS (SELECT 1 FROM organization_projected_checks WHERE organization_id = $1)`, organizationID)
-}
-
-// RefreshProjectedChecks recomputes the projection of every organization
-// and returns the number refreshed.
-func RefreshProjectedChecks(ctx context.Context, db DBTX) (int64, error) {
-	return execCount(ctx, db, "refreshing projected checks", `
-		INSERT INTO organization_projected_checks
-		       (organization_id, computed_at, active_tracked_query_count, projected_monthly_checks)`+
-		projectionSelect+`
-		GROUP BY o.id
-		ON CONFLICT (organization_id) DO UPDATE SET
-		    computed_at = excluded.computed_at,
-		    active_tracked_query_count = excluded.active_tracked_query_count,
-		    projected_monthly_checks = excluded.projected_monthly_checks`)
+		"computing projected checks", `
+		SELECT now() AS computed_at,
+		       count(t.id) AS active_tracked_query_count,
+		       coalesce(sum(t.n_passes * CASE t.check_frequency
+		                                    WHEN 'daily' THEN 30 WHEN 'weekly' THEN 4 ELSE 1 END), 0)
+		           AS projected_monthly_checks
+		FROM organizations o
+		LEFT JOIN projects p ON p.organization_id = o.id AND p.status = 'active'
+		LEFT JOIN tracked_queries t ON t.project_id = p.id AND t.status = 'active'
+		WHERE o.id = $1
+		GROUP BY o.id`, organizationID)
 }

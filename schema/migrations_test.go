@@ -247,17 +247,23 @@ func firstDifference(want, got string) string {
 // Rolled back past exact rate limits, the database still answers what the
 // binaries of that time ask: rate_limit_take admits up to the limit, and
 // their sweep of idle buckets runs.
-func TestPostgresRollbackOfExactLimitsServesOlderBinaries(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	pool, err := pgxpool.New(ctx, oltptest.NewDatabase(t))
+// migratedPostgres is a fully migrated database of the test's own, with a
+// provider of Sightline's migrations over it.
+func migratedPostgres(t *testing.T) (*pgxpool.Pool, *goose.Provider) {
+	pool, err := pgxpool.New(context.Background(), oltptest.NewDatabase(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer pool.Close()
+	t.Cleanup(pool.Close)
 	db := stdlib.OpenDBFromPool(pool)
-	defer db.Close()
-	provider := newProvider(t, goose.DialectPostgres, db)
+	t.Cleanup(func() { db.Close() })
+	return pool, newProvider(t, goose.DialectPostgres, db)
+}
+
+func TestPostgresRollbackOfExactLimitsServesOlderBinaries(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool, provider := migratedPostgres(t)
 	if _, err := provider.DownTo(ctx, 8); err != nil {
 		t.Fatal(err)
 	}
@@ -278,5 +284,34 @@ func TestPostgresRollbackOfExactLimitsServesOlderBinaries(t *testing.T) {
 	// A deploy forward again applies the migrations rolled back.
 	if _, err := provider.Up(ctx); err != nil {
 		t.Fatalf("migrating forward after the rollback: %v", err)
+	}
+}
+
+func TestPostgresLiveProjectedChecksDropTheirQueuedRefreshes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	pool, provider := migratedPostgres(t)
+	if _, err := provider.DownTo(ctx, 12); err != nil {
+		t.Fatal(err)
+	}
+	// A refresh waiting in the queue and one already done, as an older
+	// binary left them.
+	if _, err := pool.Exec(ctx, `
+		INSERT INTO river_job (args, kind, max_attempts, queue, state, finalized_at) VALUES
+		    ('{}', 'organization_projected_checks', 25, 'maintenance', 'available', NULL),
+		    ('{}', 'organization_projected_checks', 25, 'maintenance', 'completed', now()),
+		    ('{}', 'organization_membership_stats', 25, 'maintenance', 'available', NULL)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var left string
+	if err := pool.QueryRow(ctx, `SELECT string_agg(kind || ' ' || state, ', ' ORDER BY kind, state) FROM river_job`).
+		Scan(&left); err != nil {
+		t.Fatal(err)
+	}
+	if want := "organization_membership_stats available, organization_projected_checks completed"; left != want {
+		t.Errorf("queued jobs after the migration: %s, want %s", left, want)
 	}
 }
