@@ -208,7 +208,17 @@ func TestErrorEnvelope(t *testing.T) {
 		assertError(t, f.do(call{method: "GET", path: "/elsewhere"}), 404, sightline.CodeNotFound)
 	})
 	t.Run("method not allowed", func(t *testing.T) {
-		assertError(t, f.do(call{method: "DELETE", path: "/api/v1/me", key: m.key}), 405, sightline.CodeMethodNotAllowed)
+		for _, tt := range []struct{ method, path, allow string }{
+			{"DELETE", "/api/v1/me", "GET"},
+			{"PUT", "/api/v1/organizations", "GET, POST"},
+			{"POST", "/api/v1/organizations/" + org.String(), "GET, PATCH"},
+		} {
+			r := f.do(call{method: tt.method, path: tt.path, key: m.key})
+			assertError(t, r, 405, sightline.CodeMethodNotAllowed)
+			if got := r.header.Get("Allow"); got != tt.allow {
+				t.Errorf("%s %s: Allow %q, want %q", tt.method, tt.path, got, tt.allow)
+			}
+		}
 	})
 	t.Run("internal error hides its cause and logs it", func(t *testing.T) {
 		r := f.do(call{method: "GET", path: "/api/v1/test-error", key: m.key})

@@ -154,6 +154,7 @@ func newServer(deps Deps) (*server, error) {
 		s.writeError(w, r, sightline.Errorf(sightline.CodeNotFound, "No operation matches %s.", r.URL.Path))
 	})
 	s.router.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", strings.Join(s.allowedMethods(r.URL.Path), ", "))
 		s.writeError(w, r, sightline.Errorf(sightline.CodeMethodNotAllowed, "%s is not allowed on %s.", r.Method, r.URL.Path))
 	})
 	s.routes()
@@ -161,6 +162,18 @@ func newServer(deps Deps) (*server, error) {
 		return nil, fmt.Errorf("invalid OpenAPI document: %w", err)
 	}
 	return s, nil
+}
+
+// allowedMethods lists the methods the API serves on path: a 405 names
+// them in its Allow header (RFC 9110, 15.5.6).
+func (s *server) allowedMethods(path string) []string {
+	var allowed []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		if s.router.Match(chi.NewRouteContext(), m, path) {
+			allowed = append(allowed, m)
+		}
+	}
+	return allowed
 }
 
 // handle documents rt and mounts it behind the pipeline.
