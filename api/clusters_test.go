@@ -181,7 +181,7 @@ func TestClustersBatch(t *testing.T) {
 			{`{"names": []}`, map[string][]string{"names": {"out_of_range"}}},
 			{`{"names": [` + strings.Join(hundredAndOne, ",") + `]}`, map[string][]string{"names": {"out_of_range"}}},
 			{`{"names": ["ok", "  ", "` + strings.Repeat("x", 201) + `", 7]}`, map[string][]string{
-				"names[1]": {"invalid_value"}, "names[2]": {"out_of_range"}, "names[3]": {"invalid_type"}}},
+				"names[1]": {"out_of_range"}, "names[2]": {"out_of_range"}, "names[3]": {"invalid_type"}}},
 			{`{"names": ["ok"], "ids": []}`, map[string][]string{"ids": {"unknown_field"}}},
 		}
 		for _, c := range cases {
@@ -249,7 +249,7 @@ func TestClustersRefusals(t *testing.T) {
 	t.Run("validation", func(t *testing.T) {
 		cases := map[string]map[string][]string{
 			`{}`:                       {"name": {"missing_field"}},
-			`{"name": " "}`:            {"name": {"invalid_value"}},
+			`{"name": " "}`:            {"name": {"out_of_range"}},
 			`{"name": "a\tb"}`:         {"name": {"invalid_value"}},
 			`{"name": ["x"]}`:          {"name": {"invalid_type"}},
 			`{"name": "x", "id": "y"}`: {"id": {"unknown_field"}},

@@ -91,12 +91,12 @@ const (
 
 // organizationName trims a name and checks it, reporting under "name".
 func organizationName(raw string, errs sightline.ValidationErrors) string {
-	name := oltp.NormalizeName("name", raw, organizationNameMax, errs)
-	if n := utf8.RuneCountInString(name); name != "" && n < organizationNameMin {
+	if n := utf8.RuneCountInString(strings.TrimSpace(raw)); n < organizationNameMin {
 		errs.Add("name", sightline.DetailOutOfRange, "must have at least %d characters once trimmed; it has %d",
 			organizationNameMin, n)
+		return strings.TrimSpace(raw)
 	}
-	return name
+	return oltp.NormalizeName("name", raw, organizationNameMax, errs)
 }
 
 // organizationCreateBody is the body of POST /api/v1/organizations.

@@ -194,7 +194,7 @@ func TestOrganizationsCreate(t *testing.T) {
 	t.Run("validation", func(t *testing.T) {
 		for body, want := range map[string]map[string]string{
 			`{"name":"ab"}`:                      {"name": "out_of_range"},
-			`{"name":"   "}`:                     {"name": "invalid_value"},
+			`{"name":"   "}`:                     {"name": "out_of_range"},
 			`{"name":7}`:                         {"name": "invalid_type"},
 			`{"name":"Good name","imageUrl":""}`: {"imageUrl": "unknown_field"},
 			`{"name":"  ab  "}`:                  {"name": "out_of_range"},
@@ -375,7 +375,7 @@ func TestOrganizationsUpdate(t *testing.T) {
 		for body, want := range map[string]map[string]string{
 			`{"imageUrl":"https://example.com/a.png"}`: {"imageUrl": "unknown_field"},
 			`{"name":null}`:                   {"name": "invalid_type"},
-			`{"name":"    "}`:                 {"name": "invalid_value"},
+			`{"name":"    "}`:                 {"name": "out_of_range"},
 			`{"name":"x"}`:                    {"name": "out_of_range"},
 			`{"contactEmail":"not-an-email"}`: {"contactEmail": "invalid_email"},
 			`{"contactEmail":""}`:             {"contactEmail": "invalid_email"},

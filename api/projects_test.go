@@ -188,12 +188,12 @@ func TestProjectsCreateValidation(t *testing.T) {
 		{"nothing", `{}`, map[string]sightline.DetailCode{
 			"name": sightline.DetailMissingField, "websiteDomains": sightline.DetailMissingField, "brandNames": sightline.DetailMissingField}},
 		{"empty lists and blank name", `{"name": "  ", "websiteDomains": [], "brandNames": []}`, map[string]sightline.DetailCode{
-			"name": sightline.DetailInvalidValue, "websiteDomains": sightline.DetailOutOfRange, "brandNames": sightline.DetailOutOfRange}},
+			"name": sightline.DetailOutOfRange, "websiteDomains": sightline.DetailOutOfRange, "brandNames": sightline.DetailOutOfRange}},
 		{"long name", `{"name": "` + long + `", "websiteDomains": ["a.com"], "brandNames": ["A"]}`, map[string]sightline.DetailCode{
 			"name": sightline.DetailOutOfRange}},
 		{"not hosts, with their index", `{"name": "P", "websiteDomains": ["a.com", "not a host", "localhost", "ftp://a.com"], "brandNames": ["A", " "]}`,
 			map[string]sightline.DetailCode{"websiteDomains[1]": sightline.DetailInvalidValue, "websiteDomains[2]": sightline.DetailInvalidValue,
-				"websiteDomains[3]": sightline.DetailInvalidValue, "brandNames[1]": sightline.DetailInvalidValue}},
+				"websiteDomains[3]": sightline.DetailInvalidValue, "brandNames[1]": sightline.DetailOutOfRange}},
 		{"every problem at once, decoding and normalising", `{"name": 5, "websiteDomains": ["a.com", null, "bad host"], "brandNames": ["A"], "id": "x"}`,
 			map[string]sightline.DetailCode{"name": sightline.DetailInvalidType, "websiteDomains[1]": sightline.DetailInvalidType,
 				"websiteDomains[2]": sightline.DetailInvalidValue, "id": sightline.DetailUnknownField}},
@@ -203,7 +203,7 @@ func TestProjectsCreateValidation(t *testing.T) {
 			{"name": "` + strings.Repeat("c", 201) + `", "websiteDomains": ["b.com", "b_c.com"], "brandNames": ["C"]},
 			"not an object"]}`, map[string]sightline.DetailCode{
 			"competitors[1].name": sightline.DetailMissingField, "competitors[1].websiteDomains": sightline.DetailOutOfRange,
-			"competitors[1].brandNames[1]": sightline.DetailInvalidValue, "competitors[1].description": sightline.DetailUnknownField,
+			"competitors[1].brandNames[1]": sightline.DetailOutOfRange, "competitors[1].description": sightline.DetailUnknownField,
 			"competitors[1].id": sightline.DetailUnknownField, "competitors[2].name": sightline.DetailOutOfRange,
 			"competitors[2].websiteDomains[1]": sightline.DetailInvalidValue, "competitors[3]": sightline.DetailInvalidType}},
 		{"competitors null", `{"name": "P", "websiteDomains": ["a.com"], "brandNames": ["A"], "competitors": null}`,
@@ -443,7 +443,7 @@ func TestProjectsRename(t *testing.T) {
 		}
 	})
 	t.Run("validation", func(t *testing.T) {
-		for body, code := range map[string]string{`{}`: "missing_field", `{"name": ""}`: "invalid_value",
+		for body, code := range map[string]string{`{}`: "missing_field", `{"name": ""}`: "out_of_range",
 			`{"name": "` + strings.Repeat("x", 256) + `"}`: "out_of_range", `{"name": null}`: "invalid_type"} {
 			m := assertError(t, e.write("PATCH", e.manager.key, path, body), 400, sightline.CodeValidation)
 			if got := detailCodesOf(t, m)["name"]; !slices.Equal(got, []string{code}) {

@@ -447,7 +447,7 @@ func TestProposalStarts(t *testing.T) {
 				map[string]string{"trackedQueryIds": "out_of_range"}},
 			{names, `{"name": "` + strings.Repeat("n", 256) + `", "websiteDomains": ["not a domain"], "enteredBrandNames": [""], "country": "USA"}`,
 				map[string]string{"name": "out_of_range", "websiteDomains[0]": "invalid_value",
-					"enteredBrandNames[0]": "invalid_value", "country": "out_of_range"}},
+					"enteredBrandNames[0]": "out_of_range", "country": "out_of_range"}},
 			{names, `{"websiteDomains": [], "country": "ZZ"}`,
 				map[string]string{"name": "missing_field", "websiteDomains": "out_of_range", "country": "invalid_value"}},
 			{brands, `{"shoppingEnabled": 1, "country": "us ", "id": "x"}`,

@@ -161,7 +161,7 @@ func NormalizeName(field, raw string, max int, errs sightline.ValidationErrors) 
 func normalizeName(raw string, max int) (string, error) {
 	s := strings.TrimSpace(raw)
 	if s == "" {
-		return "", invalidValue("must not be blank")
+		return "", &valueProblem{code: sightline.DetailOutOfRange, message: "must have at least 1 character once trimmed; it has 0"}
 	}
 	if n := utf8.RuneCountInString(s); n > max {
 		return "", &valueProblem{code: sightline.DetailOutOfRange,

@@ -87,7 +87,7 @@ func TestNormalizeBrandNames(t *testing.T) {
 		{"trimmed", []string{"  Acme ", "Acme Corp"}, []string{"Acme", "Acme Corp"}, nil},
 		{"case-insensitive duplicates keep the first spelling", []string{"ACME", "acme", " Acme", "Beta"}, []string{"ACME", "Beta"}, nil},
 		{"unicode folding", []string{"Straße", "STRASSE", "straße", "ǅemal", "ǆemal"}, []string{"Straße", "STRASSE", "ǅemal"}, nil},
-		{"blank", []string{"Acme", " \t"}, []string{"Acme"}, map[string]sightline.DetailCode{"brandNames[1]": sightline.DetailInvalidValue}},
+		{"blank", []string{"Acme", " \t"}, []string{"Acme"}, map[string]sightline.DetailCode{"brandNames[1]": sightline.DetailOutOfRange}},
 		{"too long", []string{strings.Repeat("é", 256), strings.Repeat("é", 255)}, []string{strings.Repeat("é", 255)},
 			map[string]sightline.DetailCode{"brandNames[0]": sightline.DetailOutOfRange}},
 		{"control characters", []string{"Ac\x00me", "Ac\nme"}, []string{},
