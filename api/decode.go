@@ -335,11 +335,17 @@ func validationMessage(fe validator.FieldError) string {
 // the items of a list, else the value itself; an exact length always
 // counts items.
 func boundMessage(fe validator.FieldError, bound string) string {
+	counted := func(unit string) string {
+		if fe.Param() != "1" {
+			unit += "s"
+		}
+		return "must have " + bound + " " + fe.Param() + " " + unit
+	}
 	switch {
 	case fe.Kind() == reflect.String:
-		return "must have " + bound + " " + fe.Param() + " characters"
+		return counted("character")
 	case fe.Kind() == reflect.Slice || bound == "exactly":
-		return "must have " + bound + " " + fe.Param() + " items"
+		return counted("item")
 	}
 	return "must be " + bound + " " + fe.Param()
 }

@@ -114,3 +114,25 @@ func TestEnumTagsFollowTheirLists(t *testing.T) {
 		})
 	}
 }
+
+// boundedBody is a body with bounded fields.
+type boundedBody struct {
+	Names []string `json:"names" validate:"min=1,max=2"`
+	Code  string   `json:"code" validate:"min=1,max=3"`
+}
+
+func TestBoundMessagesCountInTheRightNumber(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ body, field, want string }{
+		{`{"names":[],"code":"abc"}`, "names", "must have at least 1 item"},
+		{`{"names":["a"],"code":""}`, "code", "must have at least 1 character"},
+		{`{"names":["a","b","c"],"code":"a"}`, "names", "must have at most 2 items"},
+		{`{"names":["a"],"code":"abcd"}`, "code", "must have at most 3 characters"},
+	} {
+		_, err := decodeBody[boundedBody]([]byte(tt.body))
+		var e *sightline.Error
+		if !errors.As(err, &e) || len(e.Details[tt.field]) != 1 || e.Details[tt.field][0].Message != tt.want {
+			t.Errorf("%s: %v, want %s %q", tt.body, e.Details, tt.field, tt.want)
+		}
+	}
+}
