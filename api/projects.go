@@ -241,7 +241,7 @@ func decodeNormalized[T any, PT interface {
 		}
 	}
 	var partial T
-	_ = json.Unmarshal(body, &partial) // best effort: what cannot be decoded is reported already
+	decodeLeniently(body, &partial)
 	extra := sightline.ValidationErrors{}
 	PT(&partial).normalize(extra)
 	for field, problems := range extra {
@@ -250,6 +250,22 @@ func decodeNormalized[T any, PT interface {
 		}
 	}
 	return nil, err
+}
+
+// decodeLeniently fills what it can of v from body, one top-level field at
+// a time: a field that fails to decode, reported already, leaves the
+// fields after it decoded.
+func decodeLeniently(body []byte, v any) {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(body, &fields) != nil {
+		return
+	}
+	for name, raw := range fields {
+		one, err := json.Marshal(map[string]json.RawMessage{name: raw})
+		if err == nil {
+			_ = json.Unmarshal(one, v) // a field that fails is reported already
+		}
+	}
 }
 
 // reportedWithin returns the field of details that is field or contains it.

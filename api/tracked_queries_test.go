@@ -310,6 +310,9 @@ func TestTrackedQueriesCreateValidation(t *testing.T) {
 				"countries[0]": "invalid_value", "locale": "invalid_value", "queryTexts[0]": "invalid_value"}},
 		{"a field that fails to decode beside others", with(map[string]any{"nPasses": "2", "countries": []string{"USA"}}),
 			map[string]string{"nPasses": "invalid_type", "countries[0]": "invalid_value"}},
+		{"a field that fails to decode before others", `{"queryClusterIds": ["nope"], "queryTexts": [" - "], "engines": ["chatgpt"],
+			"countries": ["US"], "locale": "eng", "checkFrequency": "daily", "nPasses": 1}`,
+			map[string]string{"queryClusterIds[0]": "invalid_uuid", "queryTexts[0]": "invalid_value", "locale": "invalid_value"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
