@@ -484,12 +484,12 @@ func splitAtNames(ws []string, names map[string][][]string) [][]string {
 
 // verbs are verbs of marketing copy and answers ("helps teams", "set up",
 // "covers reporting"): a query holds none, so phrases are cut at them.
-// Words that are also nouns of queries ("plan", "review", "track") are
-// not here.
+// Words that are also nouns of queries ("plan", "review", "track", "help
+// desk", "log management", "gift set") are not here.
 var verbs = setOf(`helps makes lets gives offers covers wins shows explains notes publishes suggests says finds
 	found stands draws provides includes supports allows keeps takes becomes comes goes works tries sends sees
-	brings saves creates builds delivers integrates looking help see send buy start try learn read discover choose find sign
-	log join set ready today up out`)
+	brings saves creates builds delivers integrates looking see send buy start try learn read discover choose find
+	join today up out`)
 
 // danglingEnds qualify the word after them: a query does not end on one
 // ("acme crm easiest", "crm for small").

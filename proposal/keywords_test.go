@@ -151,3 +151,24 @@ func TestDiscoverKeywordsShapes(t *testing.T) {
 		})
 	}
 }
+
+// Words that are verbs in copy but nouns in queries ("help desk") stay in
+// the phrases they start.
+func TestDiscoverKeywordsKeepsQueryNouns(t *testing.T) {
+	t.Parallel()
+	got := DiscoverKeywords(KeywordRequest{
+		Input:   "help desk software for small teams\nhelp desk for startups",
+		Pages:   []string{"Help desk pricing compared", "The best help desk software for small teams"},
+		Tracked: []string{"help desk pricing"},
+	})
+	texts := map[string]bool{}
+	for _, k := range got {
+		texts[k.QueryText] = true
+		if strings.HasPrefix(k.QueryText, "desk") {
+			t.Errorf("%q lost the word before desk", k.QueryText)
+		}
+	}
+	if !texts["help desk software"] && !texts["help desk software for small teams"] {
+		t.Errorf("no help desk software query among %v", got)
+	}
+}
