@@ -14,7 +14,9 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/sightline/sightline"
 	"github.com/sightline/sightline/jobs"
+	"github.com/sightline/sightline/olap"
 	"github.com/sightline/sightline/olap/olaptest"
 	"github.com/sightline/sightline/oltp"
 	"github.com/sightline/sightline/oltp/oltptest"
@@ -140,5 +142,62 @@ func TestCascadeDeletesAtOnceButFinishesOnlyAfterLateWrites(t *testing.T) {
 	}
 	if f.dirtySince(t) == nil {
 		t.Fatal("finished before late passes were swept")
+	}
+}
+
+// A cascade brings the listings' figures up to date without waiting for
+// the project's next check: the competitor's worth leaves the last-check
+// share of voice of the tracked-query listing and the project listing's.
+func TestCascadeRefreshesTheListings(t *testing.T) {
+	t.Parallel()
+	f := cascadeSetup(t)
+	ctx := context.Background()
+	args := f.begin(t)
+	query := uuid.Must(uuid.NewV7())
+	capturedAt := time.Now().UTC().Add(-time.Hour).Truncate(time.Millisecond)
+	if _, err := f.pool.Exec(ctx, `
+		INSERT INTO tracked_queries (id, project_id, query_text, engine, country, check_frequency, n_passes, status, last_checked_at)
+		VALUES ($1, $2, 'best crm', 'chatgpt', 'US', 'daily', 1, 'active', $3)`, query, f.projectID, capturedAt); err != nil {
+		t.Fatal(err)
+	}
+	if err := oltp.MarkTrackedQuerySearchStale(ctx, f.pool, f.projectID); err != nil {
+		t.Fatal(err)
+	}
+	competitor := args.CompetitorID
+	pass := olap.PassRows{
+		Pass: olap.Pass{OrganizationID: uuid.Must(uuid.NewV7()), ProjectID: f.projectID, TrackedQueryID: query, RunID: uuid.Must(uuid.NewV7()), PassCount: 1,
+			Engine: sightline.EngineChatGPT, Country: "US", QueryText: "best crm", CapturedAt: capturedAt},
+		ResponseText: "Acme and Globex are both fine.",
+		Mentions: []olap.Mention{
+			{BrandName: "Acme", Relation: sightline.RelationOwn, Position: 1, Type: sightline.MentionListing,
+				Tone: sightline.ToneNeutral, Qualifier: sightline.QualifierDirect, Sentence: "Acme and Globex are both fine."},
+			{BrandName: "Globex", Relation: sightline.RelationTrackedCompetitor, CompetitorID: &competitor, Position: 2,
+				Type: sightline.MentionListing, Tone: sightline.ToneNeutral, Qualifier: sightline.QualifierDirect,
+				Sentence: "Acme and Globex are both fine."},
+		},
+	}
+	if err := olaptest.InsertPasses(ctx, f.ch, []olap.PassRows{pass}); err != nil {
+		t.Fatal(err)
+	}
+	if err := jobs.RefreshCheckMetrics(ctx, f.pool, f.ch, f.projectID); err != nil {
+		t.Fatal(err)
+	}
+	shares := func() (lastCheck, project *float64) {
+		t.Helper()
+		err := f.pool.QueryRow(ctx, `
+			SELECT (SELECT last_share_of_voice FROM tracked_query_search_rows WHERE tracked_query_id = $2),
+			       (SELECT share_of_voice FROM project_listing_metrics WHERE project_id = $1)`, f.projectID, query).
+			Scan(&lastCheck, &project)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lastCheck, project
+	}
+	if lastCheck, project := shares(); lastCheck == nil || *lastCheck != 50 || project == nil || *project != 50 {
+		t.Fatalf("shares of voice before the cascade: %v and %v, want 50 and 50", lastCheck, project)
+	}
+	f.work(t, args)
+	if lastCheck, project := shares(); lastCheck == nil || *lastCheck != 100 || project == nil || *project != 100 {
+		t.Fatalf("shares of voice after the cascade: %v and %v, want 100 and 100", lastCheck, project)
 	}
 }

@@ -59,7 +59,10 @@ type cascadeArgs interface {
 // once lateWriteWindow has passed since the deletion was enqueued (a check
 // in flight may store a pass after the first), and only then finishes the
 // cascade, so that the project's data_dirty_since is cleared once its
-// figures have stopped moving and no other cascade of it is pending.
+// figures have stopped moving and no other cascade of it is pending. After
+// each deletion it refreshes the project's listing figures in full (the
+// last-check metrics of the tracked-query listing and the project
+// listing's), which otherwise follow only the project's next check.
 type CascadeWorker[T cascadeArgs] struct {
 	river.WorkerDefaults[T]
 	Pool       *pgxpool.Pool
@@ -71,10 +74,13 @@ func (w *CascadeWorker[T]) Work(ctx context.Context, job *river.Job[T]) error {
 	if err := job.Args.deleteRows(ctx, w.ClickHouse); err != nil {
 		return err
 	}
+	projectID, cascadeID := job.Args.cascade()
+	if err := RefreshCheckMetrics(ctx, w.Pool, w.ClickHouse, projectID); err != nil {
+		return err
+	}
 	if wait := lateWriteWait(job.CreatedAt); wait > 0 {
 		return river.JobSnooze(wait)
 	}
-	projectID, cascadeID := job.Args.cascade()
 	return oltp.FinishCascade(ctx, w.Pool, projectID, cascadeID)
 }
 
