@@ -174,6 +174,9 @@ func isOrdinaryName(rs []rune) bool {
 // word or its plural; looser derivations ("Weber" from "web") would make
 // surnames and coined names ordinary.
 func dictionaryWord(w string) bool {
+	if plainWordNames[w] {
+		return true
+	}
 	if !isCommonWord(w) {
 		return false
 	}

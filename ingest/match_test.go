@@ -51,6 +51,10 @@ func TestExtractMatching(t *testing.T) {
 		},
 	}
 	devices := Brands{Own: Brand{Names: []string{"Ring"}}, Competitors: []Competitor{{ID: extractZendeskID, Name: "Square"}}}
+	plain := Brands{
+		Own:         Brand{Names: []string{"Apple"}},
+		Competitors: []Competitor{{ID: extractZendeskID, Name: "Amazon"}, {ID: extractHubSpotID, Name: "Shell"}, {ID: extractCafeID, Name: "Square"}},
+	}
 	cases := []struct {
 		brands Brands
 		text   string
@@ -73,6 +77,15 @@ func TestExtractMatching(t *testing.T) {
 		{devices, "Square Enix games go on sale often.", []string{}},
 		{devices, "Get the Ring Stick Up Cam for the porch.", []string{"Ring/own/1"}},
 		{devices, "| Need | Pick |\n|---|---|\n| Porch | Ring Stick Up Cam |\n", []string{"Ring/own/1"}},
+		// A plain-word brand opening a sentence or after "the" is the word
+		// before a noun it qualifies, and the brand before the people,
+		// places and goods a company has, or a verb.
+		{plain, "Apple cider vinegar is a popular remedy. The Amazon rainforest is vast.", []string{}},
+		{plain, "Apple users get iMessage. Amazon sellers pay referral fees.", []string{"Apple/own/1", "Amazon/tracked-competitor/2"}},
+		{plain, "Square footage drives rent. Shell out for more space only if you must.", []string{}},
+		{plain, "Shell stations are everywhere.", []string{"Shell/tracked-competitor/1"}},
+		{devices, "The Ring camera is easy to set up.", []string{"Ring/own/1"}},
+		{words, "Target carries a wide range of groceries.", []string{"Target/own/1"}},
 	}
 	for _, tc := range cases {
 		got := extractNamed(ExtractAnswer(tc.brands, Answer{Text: tc.text}).Mentions)

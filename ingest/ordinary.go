@@ -74,8 +74,38 @@ func (e *extraction) ordinaryUse(m match) bool {
 			// brand's product.
 			return true
 		case weak && !capitalised(rs) && isCommonWord(nt.w) && !functionWords[nt.w] && !predicateVerbs[nt.w] &&
-			!(strings.HasSuffix(nt.w, "ed") && len(nt.w) > 4): // "Ring settled with …"
+			!(strings.HasSuffix(nt.w, "ed") && len(nt.w) > 4) && // "Ring settled with …"
+			!companyNoun(nt.w) && !verbBeforeObject(toks, last+1):
 			return true // "Target audience", "On balance"
+		}
+	}
+	return false
+}
+
+// companyNoun reports whether w, or its singular, is one of companyNouns.
+func companyNoun(w string) bool {
+	if companyNouns[w] {
+		return true
+	}
+	for _, suf := range [...]struct{ cut, add string }{{"ies", "y"}, {"es", ""}, {"s", ""}} {
+		if base, ok := strings.CutSuffix(w, suf.cut); ok && companyNouns[base+suf.add] {
+			return true
+		}
+	}
+	return false
+}
+
+// verbBeforeObject reports whether token i is a present-tense verb taking
+// an object: a word in -s whose stem is a word, before an article or a
+// determiner ("carries a", "stocks more").
+func verbBeforeObject(toks []token, i int) bool {
+	w := toks[i].w
+	if !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") || !objectStarts[word(toks, i+1)] {
+		return false
+	}
+	for _, suf := range [...]struct{ cut, add string }{{"ies", "y"}, {"es", ""}, {"s", ""}} {
+		if base, ok := strings.CutSuffix(w, suf.cut); ok && commonWords[base+suf.add] {
+			return true
 		}
 	}
 	return false

@@ -16,6 +16,7 @@ func wordSet(s string) map[string]bool {
 
 var commonWords = wordSet(`
 	silver gold golden bronze copper iron stone
+	cider vinegar juice pie orchard rainforest jungle basin footage
 	granite maple summit harbor harbour cedar meadow beacon otter falcon lantern anchor ridge pine fox oak peak
 	field river café cafe
 	little
@@ -354,6 +355,24 @@ var predicateVerbs = wordSet(`drew earned received faced published publishes not
 	costs sends send pays pay hosts host sets lacks handles handle
 	es son está están tiene tienen ofrece ofrecen suele cobra é são tem têm oferece oferecem est sont offre
 	offrent propose ist sind hat bietet zijn heeft biedt è sono ha hanno`)
+
+// plainWordNames are ordinary words that are also well-known brands
+// (extraction-rules.md names Apple, Amazon and Shell). Only a configured
+// name made of them reads as the word; an unconfigured "Amazon is" stays a
+// brand.
+var plainWordNames = wordSet(`apple amazon shell orange dove puma jaguar subway oracle mango`)
+
+// companyNouns are the people, places and goods a company has: after a
+// plain-word brand they show the brand ("Apple users", "the Ring camera"),
+// where another noun shows the word ("Apple cider", "Square footage").
+var companyNouns = wordSet(`user customer seller shopper member subscriber owner fan employee buyer
+	store shop outlet location station app account card device product camera doorbell reader
+	website site ecosystem price deal gift subscription plan membership order delivery fee
+	brand model lineup range catalog catalogue`)
+
+// objectStarts open what a verb acts on: a plain-word brand before "carries
+// a" or "sells the" is the subject of that verb.
+var objectStarts = wordSet(`a an the its their more most over all every some many few`)
 
 // neutralLeadWords praise nothing in a list's lead-in ("Top options",
 // "Popular options include").
