@@ -114,8 +114,8 @@ func (e *extraction) companyName(p phrase) string {
 			ts = ts[:1] // "Google Analytics", "Microsoft Defender": the maker's product
 		case connected:
 			// "The Dental Clinic & GT Concept", "Bank of America"
-		case camelCase(text(second)) && !head.poss:
-			ts = ts[:first] // "Apple MacBook", "Bissell SpinWave"
+		case camelCase(text(second)) && !head.poss && !isCommonWord(head.w):
+			ts = ts[:first] // "Apple MacBook", "Bissell SpinWave", not "Sausage McMuffin"
 		case model && !isCommonWord(head.w) && !head.poss && !nameConnectors[second.w] && !(corporateWords[ts[len(ts)-1].w] && !isCommonWord(ts[len(ts)-1].w)):
 			ts = ts[:first] // "Honeywell Home T9"
 		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:

@@ -269,7 +269,12 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 				names++
 			}
 		}
-		p.rejected = p.rejected || names < 2 // "the Soundcore Space Q45" names its maker
+		// "the Soundcore Space Q45" names its maker; "the Pumpkin Spice
+		// Latte", all ordinary words, a product.
+		p.rejected = p.rejected || names < 2 || p.ordinary && !corporateWords[toks[to-1].w]
+	}
+	if e.ownedByPossessive(toks, from) {
+		p.rejected = true // "Wendy's fries and Sausage Biscuit deal"
 	}
 	if from > 0 {
 		gap := strings.TrimSpace(string(d.text[toks[from-1].end:start]))
@@ -298,6 +303,29 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 		}
 	}
 	return p
+}
+
+// ownedByPossessive reports whether the phrase at token from, opening with
+// an ordinary word, goes on a noun phrase a tracked brand's possessive owns:
+// only lower-case words, numbers and "and" or "or" stand between
+// ("McDonald's $1 coffee and Sausage McMuffin deal").
+func (e *extraction) ownedByPossessive(toks []token, from int) bool {
+	if !isCommonWord(toks[from].w) {
+		return false
+	}
+	for k := from - 1; k >= 0 && from-k <= 6; k-- {
+		t := toks[k]
+		if t.poss && e.trackedEndsAt(t.end) || k > 0 && t.punct && (t.w == "'" || t.w == "’") && e.trackedEndsAt(toks[k-1].end) {
+			return k < from-1
+		}
+		rs := e.d.text[t.start:t.end]
+		switch {
+		case t.w == "$" || allDigits(t.w) || t.w == "and" || t.w == "or":
+		case t.punct || capitalised(rs) || functionWords[t.w] || predicateVerbs[t.w] || articles[t.w]:
+			return false
+		}
+	}
+	return false
 }
 
 func (e *extraction) trackedEndsAt(pos int) bool {

@@ -38,6 +38,10 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"column of models", "| Brand | Model | Range |\n|---|---|---|\n| Aventon | Level.2 | 60 mi |\n| Lectric | XP 3.0 | 45 mi |\n",
 			[]string{"Aventon", "Lectric"}},
 		{"adverb heading a sentence", "Consistently tops independent lab tests.", nil},
+		// Products named by ordinary words are no company: after "the", or
+		// in what a brand's possessive owns.
+		{"ordinary words after the", "The Pumpkin Spice Latte is back this week. Dunkin is cheaper.", []string{"Dunkin"}},
+		{"product a possessive owns", "BP's $1 coffee and Sausage McMuffin deal is hard to beat.", []string{"BP"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

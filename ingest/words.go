@@ -17,6 +17,8 @@ func wordSet(s string) map[string]bool {
 var commonWords = wordSet(`
 	silver gold golden bronze copper iron stone
 	cider vinegar juice pie orchard rainforest jungle basin footage
+	sausage pumpkin spice latte burger fries breakfast chicken egg bacon cheese muffin sandwich espresso
+	mocha vanilla caramel cinnamon
 	granite maple summit harbor harbour cedar meadow beacon otter falcon lantern anchor ridge pine fox oak peak
 	field river café cafe
 	little
