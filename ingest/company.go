@@ -118,7 +118,7 @@ func (e *extraction) companyName(p phrase) string {
 			ts = ts[:first] // "Apple MacBook", "Bissell SpinWave", not "Sausage McMuffin"
 		case model && !isCommonWord(head.w) && !head.poss && !nameConnectors[second.w] && !(corporateWords[ts[len(ts)-1].w] && !isCommonWord(ts[len(ts)-1].w)):
 			ts = ts[:first] // "Honeywell Home T9"
-		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:
+		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || nameEndings[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:
 		case isCommonWord(head.w):
 		case len(ts) == 2 && !model && e.label(p) && !e.writtenAlone(text(head), second.w) && !e.siblingsNameModels(p):
 			// "**Topo Chico:**", "**Hello Bello** –": a label of two words
@@ -168,8 +168,8 @@ func (e *extraction) label(p phrase) bool {
 	return false
 }
 
-// siblingsNameModels reports whether most leads of the phrase's list that
-// start with a configured name go on with a model ("Seiko 5 Sports",
+// siblingsNameModels reports whether most leads of the phrase's list or
+// table that start with a configured name go on with a model ("Seiko 5 Sports",
 // "Casio G-Shock"): then a lead of two words is a brand and its model too
 // ("Orient Bambino").
 func (e *extraction) siblingsNameModels(p phrase) bool {
@@ -178,12 +178,17 @@ func (e *extraction) siblingsNameModels(p phrase) bool {
 	tracked, models := 0, 0
 	for _, o := range d.lines {
 		sibling := l.kind == lineItem && o.kind == lineItem && o.list == l.list && o.first ||
+			l.kind == lineRow && o.kind == lineRow && o.list == l.list ||
 			l.kind == lineParagraph && o.kind == lineParagraph && o.boldLead && o.heading == l.heading
 		if !sibling || o.start == l.start {
 			continue
 		}
+		start := o.start
+		if o.kind == lineRow && len(o.cells) > 0 {
+			start = o.cells[0].start
+		}
 		for _, m := range e.tracked {
-			if m.start < o.start || m.start > o.start+2 || m.end >= o.end {
+			if m.start < start || m.start > start+2 || m.end >= o.end {
 				continue
 			}
 			tracked++

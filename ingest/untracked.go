@@ -216,6 +216,9 @@ func (e *extraction) phrases(ui int) []phrase {
 		for from < j && leadingFunctionWords[toks[from].w] {
 			from++
 		}
+		if from > k && from < j && stopNames[toks[from].w] && j-from == 1 {
+			from = k // "About You": a name of function words keeps them all
+		}
 		if from < j && (e.isNameToken(toks[from], true) || e.boldNumberName(toks, from) || e.itemLeadCoinage(ui, toks, from)) {
 			out = append(out, e.classifyPhrase(ui, toks, from, j))
 		}
@@ -779,9 +782,16 @@ func (e *extraction) prevItem(ui, k int) int {
 		return -1
 	}
 	for _, p := range e.phrases(ui) {
-		if p.to == i+1 {
-			return p.from
+		if p.to != i+1 {
+			continue
 		}
+		// "Uniqlo's Smart Ankle Pants": the owner's name opens the item.
+		for _, q := range e.phrases(ui) {
+			if p.from > 0 && toks[p.from-1].poss && q.to == p.from {
+				return q.from
+			}
+		}
+		return p.from
 	}
 	for _, m := range e.tracked {
 		if m.end == toks[i].end || m.end+1 == toks[i].end {
@@ -850,7 +860,7 @@ func (e *extraction) coordinated(ui int, p phrase, seen map[string]bool) bool {
 // holds ("Epson EcoTank is", "Exxon has").
 func (e *extraction) subject(ui int, p phrase) bool {
 	toks := e.tokens(ui)
-	if p.ordinary && !e.capitalisedAfterFirst(ui, p) {
+	if p.ordinary && !e.capitalisedAfterFirst(ui, p) && !e.englishNameAbroad(toks, p) {
 		return false
 	}
 	// "the built-in Microsoft Defender is": the subject starts at "the".
@@ -899,6 +909,21 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	// name no dictionary holds.
 	adverb := p.to-p.from == 1 && strings.HasSuffix(toks[p.from].w, "ly") // "Frequently recommended providers"
 	return predicateVerbs[next] || !adverb && subjectVerbs[next] || !p.ordinary && !adverb && (pastVerbs[next] || strings.HasSuffix(next, "ed") && len(next) > 4 && !e.capitalisedAt(toks, to))
+}
+
+// englishNameAbroad reports whether a phrase of two or more capitalised
+// English words is the subject of a verb of another language: there the
+// words are a name ("About You ist eine gute Wahl").
+func (e *extraction) englishNameAbroad(toks []token, p phrase) bool {
+	if p.to-p.from < 2 || !foreignPredicates[word(toks, p.to)] {
+		return false
+	}
+	for _, t := range toks[p.from:p.to] {
+		if t.punct || !capitalised(e.d.text[t.start:t.end]) {
+			return false
+		}
+	}
+	return true
 }
 
 // capitalisedAt reports whether token i is written with a capital.

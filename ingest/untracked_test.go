@@ -41,6 +41,14 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// Products named by ordinary words are no company: after "the", or
 		// in what a brand's possessive owns.
 		{"ordinary words after the", "The Pumpkin Spice Latte is back this week. Dunkin is cheaper.", []string{"Dunkin"}},
+		// Names cut or run on: a company word ends the name, a product
+		// follows a maker that its siblings' models show, a possessive's
+		// product is one item of an enumeration.
+		{"company word ends the name", "Avoid Roam Research unless you need block references.", []string{"Roam Research"}},
+		{"model beside siblings' models", "| Mattress | Feel |\n|---|---|\n| **Square Classic** | Firm |\n| **BP Plus** | Soft |\n| **Nectar Premier** | Medium |\n",
+			[]string{"Square", "BP", "Nectar"}},
+		{"item after a possessive's product", "Try Uniqlo's Smart Ankle Pants or the J.Crew 484 Slim.", []string{"Uniqlo", "J.Crew"}},
+		{"English name in another language", "Zalando ist günstig. About You ist eine gute Wahl für junge Mode.", []string{"Zalando", "About You"}},
 		{"product a possessive owns", "BP's $1 coffee and Sausage McMuffin deal is hard to beat.", []string{"BP"}},
 	}
 	for _, c := range cases {

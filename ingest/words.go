@@ -354,9 +354,18 @@ var predicateVerbs = wordSet(`drew earned received faced published publishes not
 	stores store learns learn lacks lack can could will would may might should does do did also
 	tastes taste mixes lasts last holds hold comes come stands stand shows show trails trail
 	helps help rents rent tracks builds build syncs accepts accept allows allow lists focuses requires require
-	costs sends send pays pay hosts host sets lacks handles handle
-	es son está están tiene tienen ofrece ofrecen suele cobra é são tem têm oferece oferecem est sont offre
-	offrent propose ist sind hat bietet zijn heeft biedt è sono ha hanno`)
+	costs sends send pays pay hosts host sets lacks handles handle ` + foreignPredicateWords)
+
+// foreignPredicateWords are predicateVerbs of the other languages answers
+// come in: an English phrase before one is a name ("About You ist").
+const foreignPredicateWords = `es son está están tiene tienen ofrece ofrecen suele cobra é são tem têm oferece oferecem est sont offre
+	offrent propose ist sind hat bietet zijn heeft biedt è sono ha hanno`
+
+var foreignPredicates = wordSet(foreignPredicateWords)
+
+// nameEndings end a company's name as written in prose ("Roam Research"),
+// where ordinary words after a maker more often name its product.
+var nameEndings = wordSet(`research ventures capital partners associates`)
 
 // plainWordNames are ordinary words that are also well-known brands
 // (extraction-rules.md names Apple, Amazon and Shell). Only a configured
