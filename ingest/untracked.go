@@ -249,7 +249,7 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 		p.label, p.rejected = true, true
 	}
 	if publishers[joined] || publishers[strings.TrimPrefix(joined, "the_")] || publicBodies[joined] || publicBodies[words[0]] ||
-		programmingLanguages[joined] || firstNames[words[0]] && len(words) > 1 && !corporateWords[words[len(words)-1]] || weekdays[joined] {
+		programmingLanguages[joined] || technologies[words[0]] || firstNames[words[0]] && len(words) > 1 && !corporateWords[words[len(words)-1]] || weekdays[joined] {
 		p.rejected = true
 	}
 	if personRoles[word(toks, from-1)] || from > 1 && toks[from-1].w == "." && personRoles[word(toks, from-2)] {
@@ -895,6 +895,14 @@ func (e *extraction) subject(ui int, p phrase) bool {
 		return true
 	}
 	to := afterAside(toks, e.enumerationEnd(ui, p.to))
+	if w := word(toks, to); w == "with" || w == "from" || w == "by" {
+		// "Chromecast with Google TV is": a name the subject comes with.
+		for _, q := range e.phrases(ui) {
+			if q.from == to+1 && predicateVerbs[word(toks, q.to)] {
+				to = q.to
+			}
+		}
+	}
 	if to+1 < len(toks) && toks[to].w == "," && relativePronouns[word(toks, to+1)] {
 		return !p.ordinary // "Herman Miller, which acquired Fully"
 	}

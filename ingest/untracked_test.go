@@ -49,6 +49,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 			[]string{"Square", "BP", "Nectar"}},
 		{"item after a possessive's product", "Try Uniqlo's Smart Ankle Pants or the J.Crew 484 Slim.", []string{"Uniqlo", "J.Crew"}},
 		{"English name in another language", "Zalando ist günstig. About You ist eine gute Wahl für junge Mode.", []string{"Zalando", "About You"}},
+		{"subject before a name it comes with", "Chromecast with Google TV is excellent for recommendations.", []string{"Chromecast"}},
+		{"technology standard", "Bluetooth LE pairs quickly. Wi-Fi 7 routers cost more. USB-C charges fast.", nil},
 		{"product a possessive owns", "BP's $1 coffee and Sausage McMuffin deal is hard to beat.", []string{"BP"}},
 	}
 	for _, c := range cases {

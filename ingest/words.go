@@ -278,6 +278,11 @@ var publicBodies = wordSet(`aafco mit harvard stanford oxford cambridge rbi ecb 
 var programmingLanguages = wordSet(`python javascript typescript java go golang rust ruby php kotlin swift
 	c# c++ scala perl haskell elixir erlang r matlab sql html css node.js nodejs dart lua julia`)
 
+// technologies are standards and technologies, never brands ("Bluetooth
+// LE", "USB-C", "Wi-Fi 7").
+var technologies = wordSet(`bluetooth wi-fi wifi usb usb-c hdmi nfc lte gps thunderbolt ethernet zigbee z-wave
+	displayport miracast`)
+
 // firstNames are common given names: a name phrase starting with one is a
 // person, not a brand.
 var firstNames = wordSet(`james john robert michael william david richard joseph thomas charles mary
