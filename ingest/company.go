@@ -128,7 +128,7 @@ func (e *extraction) companyName(p phrase) string {
 			// "Kirkland Signature's tour ball": what owns is the company
 		case len(ts) == 2 && isCommonWord(second.w) && strings.HasSuffix(second.w, "s") && !productWords[second.w]:
 			// "Vivid Seats", "Healthy Paws": a plural noun names the company.
-		case productWords[second.w], len(rest) >= 2, !isCommonWord(second.w), ordinaryWords(rest) && !e.leadPhrase(p):
+		case productWords[second.w], len(rest) >= 2, !isCommonWord(second.w), ordinaryWords(rest) && (!e.leadPhrase(p) || e.siblingsNameModels(p)):
 			// "Amazon Fire" and "Apple Notes" are products of their maker
 			// "Kia Ceed Sportswagon", "CeraVe Moisturizing Cream", "Nike Pegasus"
 			ts = ts[:first]

@@ -16,6 +16,8 @@ func TestExtractToneCues(t *testing.T) {
 		want        sightline.Tone
 	}{
 		{"Echelon is similar to Peloton but cheaper.", "Echelon", sightline.TonePositive},
+		// A list takes the stance of an endorsing lead-in in another language.
+		{"Die besten Laufschuhe für Anfänger:\n\n- **Asics Novablast 5:** viel Dämpfung.\n- **Brooks Ghost 16:** stabil.\n", "Asics", sightline.TonePositive},
 		// "hard to beat" praises; "hard to justify" criticises.
 		{"Wyze is hard to beat on price.", "Wyze", sightline.TonePositive},
 		{"Wyze's cloud plan is tough to fault.", "Wyze", sightline.TonePositive},

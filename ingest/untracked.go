@@ -529,7 +529,9 @@ func (e *extraction) lowerCaseLabel(ui int) (string, bool) {
 	}
 	t := toks[lead]
 	rs := e.d.text[t.start:t.end]
-	if !unicode.IsLower(rs[0]) || isCommonWord(t.w) || hasDigit(rs) && !unicode.IsLetter(rs[len(rs)-1]) || !e.inBold(t.start) || e.inBold(toks[lead+1].start) {
+	sep := toks[lead+1]
+	if !unicode.IsLower(rs[0]) || isCommonWord(t.w) || hasDigit(rs) && !unicode.IsLetter(rs[len(rs)-1]) || !e.inBold(t.start) ||
+		e.inBold(sep.start) && !(sep.w == ":" && !e.inBold(sep.end)) { // "**comdirect:**" ends its bold at the colon
 		return "", false
 	}
 	switch toks[lead+1].w {
@@ -866,7 +868,10 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	// "the built-in Microsoft Defender is": the subject starts at "the".
 	lead := describedFrom(toks, p.from)
 	prev := word(toks, lead-1)
-	clauseStart := lead > 0 && (toks[lead-1].w == "," || toks[lead-1].w == ";")
+	// A full stop before a name in lower case ("… Orly. easyJet propose")
+	// ends a sentence the rules join to the next.
+	clauseStart := lead > 0 && (toks[lead-1].w == "," || toks[lead-1].w == ";" ||
+		toks[lead-1].w == "." && unicode.IsLower(e.d.text[toks[lead].start]) && mixedCase(e.d.text[toks[lead].start:toks[lead].end]))
 	if !(lead == firstWord(toks) || prev == "and" || prev == "while" || prev == "but" || prev == "whereas" || prev == "that" ||
 		prev == "then" || clauseStart || articles[prev] && lead-1 == firstWord(toks)) {
 		return false
@@ -895,6 +900,9 @@ func (e *extraction) subject(ui int, p phrase) bool {
 		return true
 	}
 	to := afterAside(toks, e.enumerationEnd(ui, p.to))
+	if to < len(toks) && toks[to].w == "+" && toks[to].start == toks[to-1].end {
+		to++ // "Grubhub+ comes": the brand's paid tier
+	}
 	if w := word(toks, to); w == "with" || w == "from" || w == "by" {
 		// "Chromecast with Google TV is": a name the subject comes with.
 		for _, q := range e.phrases(ui) {

@@ -51,6 +51,17 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"English name in another language", "Zalando ist günstig. About You ist eine gute Wahl für junge Mode.", []string{"Zalando", "About You"}},
 		{"subject before a name it comes with", "Chromecast with Google TV is excellent for recommendations.", []string{"Chromecast"}},
 		{"technology standard", "Bluetooth LE pairs quickly. Wi-Fi 7 routers cost more. USB-C charges fast.", nil},
+		// Sources and systems are no brand: a source after "laut", an
+		// operating system.
+		{"source after a foreign according to", "Laut Runner's World lohnt sich der Kauf.", nil},
+		{"operating system", "Linux support matters to most developers.", nil},
+		{"maker before a plan tier", "Grubhub+ comes free with some credit cards.", []string{"Grubhub"}},
+		{"fintech name ending in money", "Rocket Money is mainly for canceling subscriptions.", []string{"Rocket Money"}},
+		{"mixed-case name opening a clause after a full stop", "Square est cher. easyJet propose aussi des vols.", []string{"Square", "easyJet"}},
+		{"row's model beside siblings' models", "| Card | Fee |\n|---|---|\n| Square Sapphire | $95 |\n| BP Venture | $395 |\n| Amex Gold | $325 |\n",
+			[]string{"Square", "BP", "Amex"}},
+		{"lower-case bold lead with its colon in bold", "- **Square:** gut.\n- **BP:** teuer.\n- **ING:** beliebt.\n- **comdirect:** kostenlos.\n",
+			[]string{"Square", "BP", "ING", "comdirect"}},
 		{"product a possessive owns", "BP's $1 coffee and Sausage McMuffin deal is hard to beat.", []string{"BP"}},
 	}
 	for _, c := range cases {

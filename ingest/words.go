@@ -221,7 +221,7 @@ var acronyms = wordSet(`AI API CRM ERP SEO SEM SaaS PaaS IaaS B2B B2C D2C DTC SM
 
 var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well-reviewed well-liked
 	best-selling crowd-pleaser kid-friendly versatile bouncier softer lighter quieter nicer
-	buenas buenos mejores recomendadas recomendados gute beste zuverlässigsten zuverlässig
+	buenas buenos mejores recomendadas recomendados gute beste besten zuverlässigsten zuverlässig
 	meilleurs meilleures bon bonne bonnes recommandent idéale apaisante douce capable dominate dominates honest
 	beautifully gorgeous easiest fastest lowest largest strongest smoothest great excellent best top leading powerful intuitive easy easiest user-friendly reliable
 	robust affordable popular strong strongest recommended favorite favourite love loved loves impressive seamless
@@ -278,10 +278,10 @@ var publicBodies = wordSet(`aafco mit harvard stanford oxford cambridge rbi ecb 
 var programmingLanguages = wordSet(`python javascript typescript java go golang rust ruby php kotlin swift
 	c# c++ scala perl haskell elixir erlang r matlab sql html css node.js nodejs dart lua julia`)
 
-// technologies are standards and technologies, never brands ("Bluetooth
-// LE", "USB-C", "Wi-Fi 7").
+// technologies are standards, technologies and open systems, never brands
+// ("Bluetooth LE", "USB-C", "Wi-Fi 7", "Linux").
 var technologies = wordSet(`bluetooth wi-fi wifi usb usb-c hdmi nfc lte gps thunderbolt ethernet zigbee z-wave
-	displayport miracast`)
+	displayport miracast linux`)
 
 // firstNames are common given names: a name phrase starting with one is a
 // person, not a brand.
@@ -370,7 +370,7 @@ var foreignPredicates = wordSet(foreignPredicateWords)
 
 // nameEndings end a company's name as written in prose ("Roam Research"),
 // where ordinary words after a maker more often name its product.
-var nameEndings = wordSet(`research ventures capital partners associates`)
+var nameEndings = wordSet(`research ventures capital partners associates money`)
 
 // plainWordNames are ordinary words that are also well-known brands
 // (extraction-rules.md names Apple, Amazon and Shell). Only a configured
@@ -476,7 +476,7 @@ var leadingFunctionWords = wordSet(`the a an like unlike including include inclu
 	her this that these those some many most all any each every other another such what which who why how where here
 	there get go see check visit explore opt prefer prefers meanwhile plus top best avoid skip comparing compared
 	according using several numerous various multiple certain o os el los il lo gli het evita evite eviten prueba prova elige scegli kies probeer vermijd
-	essayez évitez choisissez vermeide`)
+	essayez évitez choisissez vermeide laut según selon secondo volgens gemäß`)
 
 // entityHeaders name what a table's rows are when the rows are options.
 var entityHeaders = wordSet(`tool tools brand brands platform platforms product products software provider providers
