@@ -306,6 +306,10 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 			return true
 		}
 	}
+	// "the most common picks are A and B": every brand the picks name.
+	if j := v.enumerationStart(k); j > 1 && copulas[word(toks, j-1)] && pickNouns[word(toks, j-2)] && !negated(toks, j-1) {
+		return true
+	}
 	// A verb of choice right before the brand: "pick Uniqlo", "Use Wise",
 	// "go with On", "consider Gusto".
 	for i := k - 1; i >= 0 && k-i <= 2; i-- {
@@ -321,6 +325,26 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 		}
 	}
 	return false
+}
+
+// enumerationStart returns the first token of the enumeration of brands
+// the brand at k ends or is part of ("A, B and C"): k when none comes
+// before it.
+func (v *sentenceView) enumerationStart(k int) int {
+	start := k
+	for i := k - 1; i >= 0; i-- {
+		w := v.toks[i].w
+		switch {
+		case v.inName[i]:
+			if v.brandAt[i] >= 0 {
+				start = i
+			}
+		case w == "," || w == "&" || andWords[w]:
+		default:
+			return start
+		}
+	}
+	return start
 }
 
 // appositive reports whether clause a is an aside on the brand at k, set
@@ -484,6 +508,10 @@ func recommendationCue(toks []token, i int) bool {
 		return word(toks, i-1) == "the" && !optionNouns[word(toks, i+1)] && !optionNouns[word(toks, i+2)] && word(toks, i+1) != "ones"
 	case "winner", "go-to", "must-have":
 		return true
+	case "meilleur", "meilleure", "mejor", "melhor", "beste", "miglior", "migliore":
+		// "le meilleur choix", "la mejor opción", "die beste Wahl": "the
+		// best choice" in the languages answers come in.
+		return foreignChoices[word(toks, i+1)] && !negated(toks, i)
 	}
 	return false
 }
@@ -832,6 +860,12 @@ func predicateComparative(toks []token, i int) bool {
 		if toks[i].w == "times" {
 			from = i - 1
 		}
+	}
+	if foreignMore[w] && foreignCopulas[word(toks, i-1)] {
+		// "est plus confortable", "es más caro": a comparative with the
+		// other brand unsaid, as "is more comfortable".
+		next := word(toks, i+1)
+		return next != "" && !toks[i+1].punct && !foreignThan[next] && next != "de" && next != "di"
 	}
 	if w == "more" || w == "less" {
 		if nw := word(toks, i+1); (nw == "" || nw == "than" || allDigits(nw)) && !costVerbs[word(toks, i-1)] {

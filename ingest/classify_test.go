@@ -169,6 +169,19 @@ func TestExtractMentionType(t *testing.T) {
 		// "Alternatives include A, B and C" lists its options.
 		{"Alternatives include Acme, Gorgias and Front.", []string{"Acme", "Gorgias", "Front"}, "Acme", sightline.MentionListing},
 		{"Zendesk is pricey. Alternatives: Acme and Gorgias.", []string{"Acme", "Zendesk", "Gorgias"}, "Acme", sightline.MentionListing},
+		// A comparative after the brand's verb weighs it with no "than":
+		// "scales better", "has a sharper screen", "est plus confortable";
+		// not a comparative that qualifies the work a brand does.
+		{"Gusto is popular. ADP scales better for companies with multi-state payroll.", []string{"Gusto", "ADP"}, "ADP", sightline.MentionComparison},
+		{"Lenovo is quiet. Dell's XPS 14 has a sharper OLED screen.", []string{"Dell", "Lenovo"}, "Dell", sightline.MentionComparison},
+		{"Transavia est moins cher. Air France est plus confortable.", []string{"Air France", "Transavia"}, "Air France", sightline.MentionComparison},
+		{"Canva is free, and editors such as GIMP handle more detailed work.", []string{"Canva", "GIMP"}, "GIMP", sightline.MentionExample},
+		// Advice: every name the picks are, a positive adjective before
+		// "choice", "the best choice" in another language.
+		{"If you want an app that replaced Mint, the two most common picks are YNAB and Monarch Money.", []string{"Monarch Money", "YNAB"}, "Monarch Money", sightline.MentionRecommendation},
+		{"Copilot is a polished choice if you mostly budget on your phone.", []string{"Copilot"}, "Copilot", sightline.MentionRecommendation},
+		{"Pour un vol pas cher, Transavia est souvent le meilleur choix.", []string{"Air France", "Transavia"}, "Transavia", sightline.MentionRecommendation},
+		{"The picks are not YNAB or Monarch Money.", []string{"Monarch Money", "YNAB"}, "Monarch Money", sightline.MentionListing},
 		{"Alternatives to Zendesk include Acme and Gorgias.", []string{"Acme", "Zendesk", "Gorgias"}, "Acme", sightline.MentionComparison},
 	}
 	for _, c := range cases {

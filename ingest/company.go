@@ -84,8 +84,8 @@ func (e *extraction) companyName(p phrase) string {
 	}
 	for n > 1 {
 		rs := text(ts[n-1])
-		if productWords[ts[n-1].w] && n == 2 && isCommonWord(ts[0].w) {
-			break // "Capital One"
+		if productWords[ts[n-1].w] && n == 2 && isCommonWord(ts[0].w) && !categoryNouns[ts[n-1].w] {
+			break // "Capital One", but "Framework Laptop 13" is a laptop by Framework
 		}
 		if corporateWords[ts[n-1].w] {
 			break // "O'Neill HQ"
@@ -119,6 +119,8 @@ func (e *extraction) companyName(p phrase) string {
 		case model && !isCommonWord(head.w) && !head.poss && !nameConnectors[second.w] && !(corporateWords[ts[len(ts)-1].w] && !isCommonWord(ts[len(ts)-1].w)):
 			ts = ts[:first] // "Honeywell Home T9"
 		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || nameEndings[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:
+		case model && len(ts) == 2 && !strings.HasSuffix(second.w, "s") && hasDigit(text(toks[p.to-1])) && e.siblingsNameModels(p):
+			ts = ts[:first] // "Brooks Ghost 16" beside "Nike Pegasus 41": a maker and its model
 		case isCommonWord(head.w):
 		case len(ts) == 2 && !model && e.label(p) && !e.writtenAlone(text(head), second.w) && !e.siblingsNameModels(p):
 			// "**Topo Chico:**", "**Hello Bello** –": a label of two words

@@ -62,6 +62,11 @@ func TestExtractUntrackedNames(t *testing.T) {
 			[]string{"Square", "BP", "Amex"}},
 		{"lower-case bold lead with its colon in bold", "- **Square:** gut.\n- **BP:** teuer.\n- **ING:** beliebt.\n- **comdirect:** kostenlos.\n",
 			[]string{"Square", "BP", "ING", "comdirect"}},
+		// A kind of product after a maker is no part of its name, nor is a
+		// model beside siblings' models.
+		{"maker of a laptop", "Framework Laptop 13 is worth a look if you want to repair it.", []string{"Framework"}},
+		{"common-word maker beside siblings' models", "- **Square Adizero SL:** leicht.\n- **BP Pegasus 41:** bequem.\n- **Brooks Ghost 16:** stabil.\n",
+			[]string{"Square", "BP", "Brooks"}},
 		{"product a possessive owns", "BP's $1 coffee and Sausage McMuffin deal is hard to beat.", []string{"BP"}},
 	}
 	for _, c := range cases {

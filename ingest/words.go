@@ -319,7 +319,11 @@ var corporateWords = wordSet(`labs lab inc co corp corporation company group ban
 // "Max", "CRM"): a name followed by them names a product of that company.
 var productWords = wordSet(`pro max plus ultra mini air lite one go classic original premium essentials
 	edition series gen se neo prime elite sport standard deluxe crm books notes music drive
-	suite app apps tv phone pay watch buds pods fit browser`)
+	suite app apps tv phone pay watch buds pods fit browser laptop laptops notebook tablet`)
+
+// categoryNouns are product words that say what kind of product a maker's
+// name is on, never part of a company's name ("Framework Laptop 13").
+var categoryNouns = wordSet(`laptop laptops notebook tablet phone tv watch browser`)
 
 // featureNouns head the lists of features, not of brands ("extras like
 // Watchtower", "features such as Smart Compose").
@@ -406,7 +410,7 @@ var negators = wordSet(`less not no never without hardly barely nor neither cann
 var comparatives = wordSet(`cheaper pricier costlier better worse faster slower lighter heavier softer firmer
 	bouncier brighter stronger weaker easier harder smoother larger smaller bigger quieter louder simpler nicer
 	longer shorter newer safer sturdier warmer cooler thinner thicker lower higher fewer gentler kinder cleaner
-	roomier tastier`)
+	roomier tastier sharper crisper clearer richer wider deeper sleeker`)
 
 // likenessWords set a brand beside another: "similar to X", "compared
 // with X"; X is what the sentence's subject is measured against.
@@ -421,7 +425,7 @@ var comparativeFillers = wordSet(`necessarily really any a an the slightly much 
 // advisingWords before "pick", "choice" or "bet" make it advice: "a
 // solid pick", "the default choice", "our pick".
 var advisingWords = wordSet(`top our my best great excellent solid ideal smart first safest safe safer strong
-	good default natural better sensible reasonable obvious low-cost budget`)
+	good default natural better sensible reasonable obvious low-cost budget polished wise reliable dependable`)
 
 // priceComparatives weigh a price against the others' even before a noun:
 // "a cheaper option", "a more affordable plan".
@@ -432,6 +436,18 @@ var priceComparatives = map[string]bool{"cheaper": true, "pricier": true, "costl
 // barato", "plus cher", "mais barato", "più economico", "meer".
 var foreignMore = wordSet(`más menos plus moins mais più meno meer minder mehr weniger mejor peor meilleur
 	pire melhor pior migliore peggiore besser beter`)
+
+// foreignCopulas are "is" and "are" in the languages answers come in.
+var foreignCopulas = wordSet(`est sont es son está están ist sind è sono é são zijn`)
+
+// foreignThan are "than" in the languages answers come in.
+var foreignThan = wordSet(`que als dan che`)
+
+// foreignChoices are "choice" and "option" in the languages answers come in.
+var foreignChoices = wordSet(`choix option opción elección opção escolha wahl option scelta opzione keuze`)
+
+// pickNouns name the answer's advice: "the top picks are A and B".
+var pickNouns = wordSet(`pick picks choice choices recommendation recommendations favorite favorites favourite favourites bets`)
 
 // numberWords count: "five times as much".
 var numberWords = wordSet(`two three four five six seven eight nine ten few`)
@@ -446,7 +462,8 @@ var degreeNouns = wordSet(`bit lot little touch tad`)
 
 var comparativeLeads = wordSet(`make makes cost costs is are be being was were feels feel runs run gets get looks look seems sounds and but
 	remain remains remained stay stays stayed
-	or offers offer has have gives give delivers deliver provides provide it's it them`)
+	or offers offer has have gives give delivers deliver provides provide it's it them
+	scales scale works work performs perform`)
 
 var optionNouns = wordSet(`option options choice choices pick picks contender contenders provider providers tool tools
 	brand brands alternative alternatives platform platforms app apps service services product products`)
