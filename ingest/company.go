@@ -54,9 +54,10 @@ func (e *extraction) capitalisedAfterFirst(ui int, p phrase) bool {
 	if p.to-p.from < 2 || e.d.lines[e.d.units[ui].line].kind != lineParagraph || e.inBold(toks[p.from].start) {
 		return false
 	}
-	for _, t := range toks[p.from:p.to] {
-		if properNames[t.w] || stopNames[t.w] || !capitalised(e.d.text[t.start:t.end]) {
-			return false
+	for i, t := range toks[p.from:p.to] {
+		rs := e.d.text[t.start:t.end]
+		if properNames[t.w] || stopNames[t.w] || !capitalised(rs) || i > 0 && acronyms[string(rs)] {
+			return false // an acronym is written in capitals anywhere: "One UI has"
 		}
 	}
 	return true

@@ -77,6 +77,7 @@ type extraction struct {
 	views       map[int]*sentenceView
 	weak        map[string]bool     // untracked names (lower case) recognised on weak evidence only
 	writtenAs   map[string][]string // a maker's name -> the product names the answer writes for it
+	citedSites  map[string]bool     // the names of the sites the answer cites ("rippling" for rippling.com)
 }
 
 func (e *extraction) tokens(ui int) []token {
@@ -148,6 +149,7 @@ func ExtractAnswer(b Brands, a Answer) Extraction {
 		e.tracked = append(e.tracked, mt)
 	}
 	e.tracked = slices.DeleteFunc(e.tracked, e.ordinaryUse)
+	e.citedSites = citedSites(a.Citations)
 	e.all = slices.Clone(e.tracked)
 	names := map[int]string{} // untracked brand -> its name at company level
 	for _, name := range e.recogniseUntracked() {
@@ -188,6 +190,23 @@ func ExtractAnswer(b Brands, a Answer) Extraction {
 	}
 	for _, c := range a.Citations {
 		out.Citations = append(out.Citations, table.citedSource(c))
+	}
+	return out
+}
+
+// citedSites returns the names of the sites an answer cites: the label
+// before the public suffix of each resolved citation's domain.
+func citedSites(cs []Citation) map[string]bool {
+	out := map[string]bool{}
+	for _, c := range cs {
+		r := ResolveURL(c.URL)
+		if r.Unresolved || r.Domain == "" {
+			continue
+		}
+		labels := strings.Split(r.Domain, ".")
+		if len(labels) >= 2 {
+			out[labels[len(labels)-2]] = true
+		}
 	}
 	return out
 }

@@ -27,6 +27,12 @@ func (e *extraction) conditional(v *sentenceView, k int) bool {
 		}
 	}
 	for i := range toks {
+		if i == firstWord(toks) && conditionWords[toks[i].w] && v.clause[k] != v.clause[i] {
+			// "If you want an app that replaced Mint, the picks are A and
+			// B": the condition opening the sentence restricts the claim
+			// after it, whatever name the condition itself mentions.
+			return true
+		}
 		if a := about[v.clause[i]]; a >= 0 && a != brand {
 			continue
 		}

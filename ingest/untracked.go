@@ -138,7 +138,7 @@ func (e *extraction) recogniseUntracked() []string {
 				switch {
 				case e.possessor(ui, p):
 				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial):
-				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial):
+				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial || e.pairedSubject(ui, p, seen)):
 				case pass == 0 && e.subject(ui, p):
 					if name := e.companyName(p); !seen[strings.ToLower(name)] {
 						e.weak[strings.ToLower(name)] = true
@@ -709,6 +709,8 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 		case "including", "include", "includes", "e.g", "vs", "versus", "than", "unlike", "namely", "recommend",
 			"consider", "choose", "compare", "comparing", "between":
 			return !featureNouns[word(toks, k-2)]
+		case "replaced", "replace", "replaces", "replacing", "ditched", "ditch":
+			return !p.ordinary // "an app that replaced Mint": what it replaced was a product too
 		case "avoid", "skip", "try", "evita", "evite", "prueba", "prova", "elige", "scegli", "kies", "probeer", "vermijd",
 			"essayez", "évitez", "vermeide":
 			return !p.ordinary // "Avoid Goldcar", not "skip Wi-Fi"
@@ -884,8 +886,8 @@ func (e *extraction) subject(ui int, p phrase) bool {
 			return false // "San Francisco's", "the Reykjanes Peninsula"
 		}
 	}
-	if firstNames[toks[p.from].w] || e.gerund(p) {
-		return false // a person; "Dropshipping is …"
+	if firstNames[toks[p.from].w] || e.gerund(p) && !e.citedSites[toks[p.from].w] {
+		return false // a person; "Dropshipping is …", but not "Rippling is" beside rippling.com
 	}
 	if p.to-p.from == 1 && p.from == firstWord(toks) {
 		w, rs := toks[p.from].w, e.d.text[toks[p.from].start:toks[p.from].end]
@@ -898,6 +900,9 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	}
 	if toks[p.to-1].poss {
 		return true
+	}
+	if p.to-p.from == 1 && letterCompound(toks[p.from].w) && commonWords[word(toks, p.to)] {
+		return false // "K-Cup coffee tastes": a kind of product before its noun
 	}
 	to := afterAside(toks, e.enumerationEnd(ui, p.to))
 	if to < len(toks) && toks[to].w == "+" && toks[to].start == toks[to-1].end {
@@ -925,6 +930,30 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	// name no dictionary holds.
 	adverb := p.to-p.from == 1 && strings.HasSuffix(toks[p.from].w, "ly") // "Frequently recommended providers"
 	return predicateVerbs[next] || !adverb && subjectVerbs[next] || !p.ordinary && !adverb && (pastVerbs[next] || strings.HasSuffix(next, "ed") && len(next) > 4 && !e.capitalisedAt(toks, to))
+}
+
+// pairedSubject reports whether a single capitalised word opening its
+// sentence is joined by "and" to a name no dictionary holds that is
+// already recognised, the two the subject of a verb: "Factor and
+// CookUnity deliver prepared meals".
+func (e *extraction) pairedSubject(ui int, p phrase, seen map[string]bool) bool {
+	toks := e.tokens(ui)
+	if p.to-p.from != 1 || p.from != firstWord(toks) || word(toks, p.to) != "and" {
+		return false
+	}
+	for _, q := range e.phrases(ui) {
+		if q.from == p.to+1 {
+			return !q.ordinary && seen[strings.ToLower(e.companyName(q))] && predicateVerbs[word(toks, q.to)]
+		}
+	}
+	return false
+}
+
+// letterCompound reports whether a word is one letter joined by a hyphen
+// to a common word ("k-cup", "x-ray", "e-bike").
+func letterCompound(w string) bool {
+	letter, rest, ok := strings.Cut(w, "-")
+	return ok && len(letter) == 1 && commonWords[rest]
 }
 
 // englishNameAbroad reports whether a phrase of two or more capitalised

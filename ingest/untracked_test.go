@@ -67,6 +67,15 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"maker of a laptop", "Framework Laptop 13 is worth a look if you want to repair it.", []string{"Framework"}},
 		{"common-word maker beside siblings' models", "- **Square Adizero SL:** leicht.\n- **BP Pegasus 41:** bequem.\n- **Brooks Ghost 16:** stabil.\n",
 			[]string{"Square", "BP", "Brooks"}},
+		// Ordinary words are no name: a participle, a letter compound
+		// before its noun, an acronym after an ordinary word.
+		{"participle opening a sentence", "Paid tiers get expensive fast. Square is cheaper.", []string{"Square"}},
+		{"letter compound before its noun", "BP is cheaper, but K-Cup coffee tastes weaker.", []string{"BP"}},
+		{"acronym after an ordinary word", "Great screen; One UI has a few too many preinstalled apps.", nil},
+		// A plain word is a name where it goes with one: paired with a
+		// recognised name before their verb, or what a product replaced.
+		{"ordinary word paired with a name", "Factor and CookUnity deliver prepared meals instead of kits.", []string{"Factor", "CookUnity"}},
+		{"what a product replaced", "If you want an app that replaced Mint, pick Square.", []string{"Mint", "Square"}},
 		{"product a possessive owns", "BP's $1 coffee and Sausage McMuffin deal is hard to beat.", []string{"BP"}},
 	}
 	for _, c := range cases {
@@ -75,6 +84,38 @@ func TestExtractUntrackedNames(t *testing.T) {
 			got := ExtractAnswer(brands, Answer{Text: c.text})
 			var names []string
 			for _, m := range got.Mentions {
+				names = append(names, m.BrandName)
+			}
+			if !slices.Equal(names, c.want) {
+				t.Errorf("brands %q, want %q", names, c.want)
+			}
+		})
+	}
+}
+
+// TestExtractCitedSiteNames checks that a word heading a sentence that
+// would otherwise read as a gerund is a name when the answer cites a site
+// of that name.
+func TestExtractCitedSiteNames(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, text string
+		cites      []string
+		want       []string
+	}{
+		{"gerund beside its cited site", "Rippling is worth considering if you want device management.", []string{"https://www.rippling.com/payroll"}, []string{"Rippling"}},
+		{"gerund with no such site", "Rippling is worth considering if you want device management.", []string{"https://www.nerdwallet.com/payroll"}, nil},
+		{"gerund behind a redirect", "Rippling is worth considering.", []string{"https://www.google.com/url?q=https://www.rippling.com/"}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			a := Answer{Text: c.text}
+			for i, u := range c.cites {
+				a.Citations = append(a.Citations, Citation{Position: i + 1, URL: u})
+			}
+			var names []string
+			for _, m := range ExtractAnswer(Brands{Own: Brand{Names: []string{"Gusto"}}}, a).Mentions {
 				names = append(names, m.BrandName)
 			}
 			if !slices.Equal(names, c.want) {

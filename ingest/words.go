@@ -23,6 +23,7 @@ var commonWords = wordSet(`
 	field river café cafe
 	little
 	moisturize cream serum lotion docs database
+	paid made built sold held known bought found
 	viral kick pure brook framework sleek cozy snappy plush handy mesh trail tee tees
 	a about above across after again against all almost along already also although always am among an and
 	another any anyone anything anywhere are around as at away back be because been before being below
@@ -448,6 +449,9 @@ var foreignChoices = wordSet(`choix option opción elección opção escolha wah
 
 // pickNouns name the answer's advice: "the top picks are A and B".
 var pickNouns = wordSet(`pick picks choice choices recommendation recommendations favorite favorites favourite favourites bets`)
+
+// conditionWords open a condition on the claim after it: "If you …, A is".
+var conditionWords = wordSet(`if unless si wenn sofern`)
 
 // numberWords count: "five times as much".
 var numberWords = wordSet(`two three four five six seven eight nine ten few`)

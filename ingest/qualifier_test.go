@@ -1,0 +1,47 @@
+package ingest
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/sightline/sightline"
+)
+
+// TestExtractQualifier checks the qualifier of one brand's first mention.
+// The first name of brands is the own brand, the others are tracked
+// competitors.
+func TestExtractQualifier(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		text   string
+		brands []string
+		brand  string
+		want   sightline.Qualifier
+	}{
+		// A condition opening the sentence restricts the claim after it,
+		// even when it names a brand itself.
+		{"If you want an app that replaced Mint, the two most common picks are YNAB and Monarch Money.", []string{"Monarch Money", "YNAB", "Mint"}, "YNAB", sightline.QualifierConditional},
+		{"If you want an app that replaced Mint, the two most common picks are YNAB and Monarch Money.", []string{"Monarch Money", "YNAB", "Mint"}, "Monarch Money", sightline.QualifierConditional},
+		{"If you need a cheap plan, Gusto is fine.", []string{"Gusto"}, "Gusto", sightline.QualifierConditional},
+		{"Gusto is fine for most people.", []string{"Gusto"}, "Gusto", sightline.QualifierDirect},
+	}
+	for _, c := range cases {
+		t.Run(c.brand+": "+c.text, func(t *testing.T) {
+			t.Parallel()
+			brands := Brands{Own: Brand{Names: []string{c.brands[0]}}}
+			for _, name := range c.brands[1:] {
+				brands.Competitors = append(brands.Competitors, Competitor{ID: uuid.NewSHA1(uuid.NameSpaceOID, []byte(name)), Name: name})
+			}
+			got := ExtractAnswer(brands, Answer{Text: c.text})
+			i := slices.IndexFunc(got.Mentions, func(m Mention) bool { return m.BrandName == c.brand })
+			if i < 0 {
+				t.Fatalf("%s not found in %+v", c.brand, got.Mentions)
+			}
+			if got.Mentions[i].Qualifier != c.want {
+				t.Errorf("qualifier of %s = %s, want %s", c.brand, got.Mentions[i].Qualifier, c.want)
+			}
+		})
+	}
+}
