@@ -74,12 +74,28 @@ func (e *extraction) recogniseUntracked() []string {
 	// A heading names an option when numbered ("### 2. Beehiiv"), set
 	// against another ("## A vs B") or one of several sibling headings that
 	// each lead with a name; a lone title ("Dropshipping Suppliers") does not.
+	numbered := func(p phrase) bool {
+		toks := e.tokens(p.unit)
+		return p.from > 0 && allDigits(toks[p.from-1].w) || p.from > 1 && toks[p.from-1].w == "." && allDigits(toks[p.from-2].w)
+	}
+	// Numbered headings most of which name brands are a ranking of
+	// options: there a plain word is a name too ("### 4. Close").
+	brandsAtLevel, numberedAtLevel := map[int]int{}, map[int]int{}
+	for _, p := range headings {
+		if l := d.lines[d.units[p.unit].line]; numbered(p) {
+			numberedAtLevel[l.level]++
+			if p.tracked || !p.ordinary || e.titleName(p) {
+				brandsAtLevel[l.level]++
+			}
+		}
+	}
 	for _, p := range headings {
 		l := d.lines[d.units[p.unit].line]
 		toks := e.tokens(p.unit)
-		numbered := p.from > 0 && allDigits(toks[p.from-1].w) || p.from > 1 && toks[p.from-1].w == "." && allDigits(toks[p.from-2].w)
+		num := numbered(p)
+		ranked := num && brandsAtLevel[l.level] >= 2 && brandsAtLevel[l.level]*2 > numberedAtLevel[l.level] && !p.label
 		vs := p.to < len(toks) && (toks[p.to].w == "vs" || toks[p.to].w == "versus")
-		if (numbered || vs || namedAtLevel[l.level] >= 2) && (!p.ordinary || e.titleName(p)) && !p.rejected && !e.gerund(p) && !p.tracked {
+		if (num || vs || namedAtLevel[l.level] >= 2) && (!p.ordinary || e.titleName(p) || ranked) && !p.rejected && !e.gerund(p) && !p.tracked {
 			accept(e.companyName(p))
 		}
 	}
@@ -874,8 +890,11 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	// ends a sentence the rules join to the next.
 	clauseStart := lead > 0 && (toks[lead-1].w == "," || toks[lead-1].w == ";" ||
 		toks[lead-1].w == "." && unicode.IsLower(e.d.text[toks[lead].start]) && mixedCase(e.d.text[toks[lead].start:toks[lead].end]))
+	// "If you want espresso, a Breville Bambino is": an article opening
+	// the clause.
+	article := articles[prev] && lead-1 == firstWord(toks) || (prev == "a" || prev == "an") && lead >= 2 && toks[lead-2].w == ","
 	if !(lead == firstWord(toks) || prev == "and" || prev == "while" || prev == "but" || prev == "whereas" || prev == "that" ||
-		prev == "then" || clauseStart || articles[prev] && lead-1 == firstWord(toks)) {
+		prev == "then" || clauseStart || article) {
 		return false
 	}
 	if lead > 0 && toks[lead-1].punct && !clauseStart {
@@ -913,6 +932,14 @@ func (e *extraction) subject(ui int, p phrase) bool {
 		for _, q := range e.phrases(ui) {
 			if q.from == to+1 && predicateVerbs[word(toks, q.to)] {
 				to = q.to
+			}
+		}
+		// "a Breville Bambino with fresh beans is": what it comes with,
+		// in a few lower-case words.
+		for j := to + 1; w == "with" && j < len(toks) && j-to <= 4 && !toks[j].punct && !e.capitalisedAt(toks, j); j++ {
+			if copulas[toks[j].w] {
+				to = j
+				break
 			}
 		}
 	}

@@ -76,6 +76,13 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// recognised name before their verb, or what a product replaced.
 		{"ordinary word paired with a name", "Factor and CookUnity deliver prepared meals instead of kits.", []string{"Factor", "CookUnity"}},
 		{"what a product replaced", "If you want an app that replaced Mint, pick Square.", []string{"Mint", "Square"}},
+		// A plain word in a ranking of numbered headings most of which
+		// name brands; a subject opening its clause with "a" and what it
+		// comes with.
+		{"plain word in numbered headings of brands", "### 1. Square CRM\nFree.\n\n### 2. BP\nCheap.\n\n### 3. Zoho CRM\nGood value.\n\n### 4. Close\nBuilt for calls.\n",
+			[]string{"Square", "BP", "Zoho", "Close"}},
+		{"plain word in numbered headings of topics", "### 1. Price\nCheap.\n\n### 2. Close\nNear.\n\n### 3. Square\nGood.\n", []string{"Square"}},
+		{"subject after an article opening its clause", "If you want real espresso, a Breville Bambino with fresh beans is worth considering.", []string{"Breville"}},
 		{"product a possessive owns", "BP's $1 coffee and Sausage McMuffin deal is hard to beat.", []string{"BP"}},
 	}
 	for _, c := range cases {
