@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/sightline/sightline"
 )
@@ -74,6 +75,11 @@ func (e *extraction) view(ui int) *sentenceView {
 		case t.punct && strings.Contains(",;:()—–", t.w):
 			boundary = t.w != "," || !v.enumerationComma(i) && !adjectiveComma(toks, i)
 		case t.punct && t.w == "-" && i > 0 && toks[i-1].end < t.start:
+			boundary = true
+		case t.punct && t.w == "." && i+1 < len(toks) && unicode.IsLower(e.d.text[toks[i+1].start]) && mixedCase(e.d.text[toks[i+1].start:toks[i+1].end]):
+			// "… plus élevés. easyJet propose …": a sentence the rules join
+			// to the next as it opens with a lower-case name still says
+			// nothing of the one before.
 			boundary = true
 		case !t.punct && i > 0:
 			kind = clauseKind(t.w)

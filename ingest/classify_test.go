@@ -181,6 +181,9 @@ func TestExtractMentionType(t *testing.T) {
 		{"If you want an app that replaced Mint, the two most common picks are YNAB and Monarch Money.", []string{"Monarch Money", "YNAB"}, "Monarch Money", sightline.MentionRecommendation},
 		{"Copilot is a polished choice if you mostly budget on your phone.", []string{"Copilot"}, "Copilot", sightline.MentionRecommendation},
 		{"Pour un vol pas cher, Transavia est souvent le meilleur choix.", []string{"Air France", "Transavia"}, "Transavia", sightline.MentionRecommendation},
+		// A sentence joined to the next because that opens with a
+		// lower-case name says nothing of that name.
+		{"Air France est plus confortable, mais ses tarifs sont deux fois plus élevés. easyJet propose aussi des vols depuis Orly.", []string{"Air France", "easyJet"}, "easyJet", sightline.MentionReference},
 		{"The picks are not YNAB or Monarch Money.", []string{"Monarch Money", "YNAB"}, "Monarch Money", sightline.MentionListing},
 		{"Alternatives to Zendesk include Acme and Gorgias.", []string{"Acme", "Zendesk", "Gorgias"}, "Acme", sightline.MentionComparison},
 	}
