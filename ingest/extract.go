@@ -149,7 +149,11 @@ func ExtractAnswer(b Brands, a Answer) Extraction {
 		e.tracked = append(e.tracked, mt)
 	}
 	e.tracked = slices.DeleteFunc(e.tracked, e.ordinaryUse)
-	e.citedSites = citedSites(a.Citations)
+	var out Extraction
+	for _, c := range a.Citations {
+		out.Citations = append(out.Citations, table.citedSource(c))
+	}
+	e.citedSites = citedSites(out.Citations)
 	e.all = slices.Clone(e.tracked)
 	names := map[int]string{} // untracked brand -> its name at company level
 	for _, name := range e.recogniseUntracked() {
@@ -164,7 +168,6 @@ func ExtractAnswer(b Brands, a Answer) Extraction {
 	slices.SortStableFunc(e.all, func(x, y match) int { return cmp.Compare(x.start, y.start) })
 	clear(e.views)
 
-	var out Extraction
 	seen := map[int]bool{}
 	for _, mt := range e.all {
 		if seen[mt.brand] {
@@ -188,22 +191,18 @@ func ExtractAnswer(b Brands, a Answer) Extraction {
 		}
 		out.Mentions = append(out.Mentions, mention)
 	}
-	for _, c := range a.Citations {
-		out.Citations = append(out.Citations, table.citedSource(c))
-	}
 	return out
 }
 
 // citedSites returns the names of the sites an answer cites: the label
 // before the public suffix of each resolved citation's domain.
-func citedSites(cs []Citation) map[string]bool {
+func citedSites(cs []CitedSource) map[string]bool {
 	out := map[string]bool{}
 	for _, c := range cs {
-		r := ResolveURL(c.URL)
-		if r.Unresolved || r.Domain == "" {
+		if c.Unresolved || c.Domain == "" {
 			continue
 		}
-		labels := strings.Split(r.Domain, ".")
+		labels := strings.Split(c.Domain, ".")
 		if len(labels) >= 2 {
 			out[labels[len(labels)-2]] = true
 		}
