@@ -111,6 +111,8 @@ func (e *extraction) companyName(p phrase) string {
 			connected = connected || nameConnectors[t.w] || strings.Contains(t.w, "&")
 		}
 		switch {
+		case first == 1 && e.citedSites[head.w] && !corporateWords[ts[len(ts)-1].w]:
+			ts = ts[:1] // "Level Lock" beside level.co: the site's owner and its product
 		case first == 1 && makers[head.w]:
 			ts = ts[:1] // "Google Analytics", "Microsoft Defender": the maker's product
 		case connected:

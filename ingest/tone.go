@@ -543,7 +543,8 @@ func polarity(toks []token, i int) int {
 	// praise of an option.
 	if neutralLeadWords[w] && prev != "most" && prev != "more" {
 		for j := i + 1; j < len(toks) && j-i <= 4 && !toks[j].punct && !predicateVerbs[toks[j].w]; j++ {
-			if optionNouns[toks[j].w] {
+			// "the most discreet option" still praises the one option.
+			if optionNouns[toks[j].w] && !(w == "most" && prev == "the" && !strings.HasSuffix(toks[j].w, "s")) {
 				p = 0
 			}
 		}

@@ -96,6 +96,9 @@ func TestExtractToneCues(t *testing.T) {
 		{"For a spare room, the Blink Mini is enough.", "Blink", sightline.TonePositive},
 		{"The free tier of Dropbox is not enough for photos.", "Dropbox", sightline.ToneNegative},
 		{"Slumber & Co, Cloudrest and Nook are comfortable.", "Slumber & Co", sightline.TonePositive},
+		// "the most … option" praises the one option; "the most popular
+		// options" leads a list.
+		{"Acme hides the electronics, which makes it the most discreet option.", "Acme", sightline.TonePositive},
 		// The "but" clause ends where a sentence opening with a lower-case
 		// name begins.
 		{"Air France est plus confortable, mais ses tarifs sont deux fois plus élevés. easyJet propose aussi des vols depuis Orly.", "Air France", sightline.ToneNegative},

@@ -953,6 +953,9 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	if next == "also" {
 		next = word(toks, to+1)
 	}
+	if e.citedSites[toks[p.from].w] && next != "" && !e.capitalisedAt(toks, to) && !functionWords[next] {
+		return true // "Level Lock+ hides …" beside level.co: the site's owner
+	}
 	// "SmileDirectClub shut down", "Exxon settled": a past tense after a
 	// name no dictionary holds.
 	adverb := p.to-p.from == 1 && strings.HasSuffix(toks[p.from].w, "ly") // "Frequently recommended providers"

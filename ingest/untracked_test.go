@@ -112,6 +112,8 @@ func TestExtractCitedSiteNames(t *testing.T) {
 	}{
 		{"gerund beside its cited site", "Rippling is worth considering if you want device management.", []string{"https://www.rippling.com/payroll"}, []string{"Rippling"}},
 		{"gerund with no such site", "Rippling is worth considering if you want device management.", []string{"https://www.nerdwallet.com/payroll"}, nil},
+		{"plain word beside its cited site", "Level Lock+ hides all the electronics inside the door.", []string{"https://level.co/products/level-lock-plus"}, []string{"Level"}},
+		{"plain word with no such site", "Level Lock+ hides all the electronics inside the door.", []string{"https://www.cnet.com/locks"}, nil},
 		{"gerund behind a redirect", "Rippling is worth considering.", []string{"https://www.google.com/url?q=https://www.rippling.com/"}, nil},
 	}
 	for _, c := range cases {
