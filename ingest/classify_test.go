@@ -175,6 +175,7 @@ func TestExtractMentionType(t *testing.T) {
 		{"Gusto is popular. ADP scales better for companies with multi-state payroll.", []string{"Gusto", "ADP"}, "ADP", sightline.MentionComparison},
 		{"Lenovo is quiet. Dell's XPS 14 has a sharper OLED screen.", []string{"Dell", "Lenovo"}, "Dell", sightline.MentionComparison},
 		{"Transavia est moins cher. Air France est plus confortable.", []string{"Air France", "Transavia"}, "Air France", sightline.MentionComparison},
+		{"Orgain is easy to find. Sunwarrior tastes better but has a gritty texture.", []string{"Sunwarrior", "Orgain"}, "Sunwarrior", sightline.MentionComparison},
 		{"Canva is free, and editors such as GIMP handle more detailed work.", []string{"Canva", "GIMP"}, "GIMP", sightline.MentionExample},
 		// Advice: every name the picks are, a positive adjective before
 		// "choice", "the best choice" in another language.

@@ -880,7 +880,7 @@ func (e *extraction) coordinated(ui int, p phrase, seen map[string]bool) bool {
 // holds ("Epson EcoTank is", "Exxon has").
 func (e *extraction) subject(ui int, p phrase) bool {
 	toks := e.tokens(ui)
-	if p.ordinary && !e.capitalisedAfterFirst(ui, p) && !e.englishNameAbroad(toks, p) {
+	if p.ordinary && !e.capitalisedAfterFirst(ui, p) && !e.englishNameAbroad(toks, p) && !e.boldTitle(toks, p) {
 		return false
 	}
 	// "the built-in Microsoft Defender is": the subject starts at "the".
@@ -984,6 +984,22 @@ func (e *extraction) pairedSubject(ui int, p phrase, seen map[string]bool) bool 
 func letterCompound(w string) bool {
 	letter, rest, ok := strings.Cut(w, "-")
 	return ok && len(letter) == 1 && commonWords[rest]
+}
+
+// boldTitle reports whether a phrase of two or more words is set in bold
+// by itself, every word capitalised but its connectors: the writer marked
+// a name ("**Garden of Life Sport** tastes better").
+func (e *extraction) boldTitle(toks []token, p phrase) bool {
+	if p.to-p.from < 2 || !e.inBold(toks[p.from].start) || !e.inBold(toks[p.to-1].start) ||
+		p.to < len(toks) && e.inBold(toks[p.to].start) {
+		return false
+	}
+	for _, t := range toks[p.from:p.to] {
+		if !nameConnectors[t.w] && !capitalised(e.d.text[t.start:t.end]) || properNames[t.w] || stopNames[t.w] {
+			return false
+		}
+	}
+	return true
 }
 
 // englishNameAbroad reports whether a phrase of two or more capitalised

@@ -83,6 +83,11 @@ func TestExtractUntrackedNames(t *testing.T) {
 			[]string{"Square", "BP", "Zoho", "Close"}},
 		{"plain word in numbered headings of topics", "### 1. Price\nCheap.\n\n### 2. Close\nNear.\n\n### 3. Square\nGood.\n", []string{"Square"}},
 		{"subject after an article opening its clause", "If you want real espresso, a Breville Bambino with fresh beans is worth considering.", []string{"Breville"}},
+		// A name set in bold by itself, its connectors lower-case, as a
+		// subject; not a bold phrase that goes on.
+		{"bold title as a subject", "**Square Organic Protein** is easy to find. **Garden of Life Sport** tastes better but has a gritty texture.",
+			[]string{"Square", "Garden of Life"}},
+		{"bold title that goes on", "**Garden of Life Sport tastes** better.", nil},
 		{"product a possessive owns", "BP's $1 coffee and Sausage McMuffin deal is hard to beat.", []string{"BP"}},
 	}
 	for _, c := range cases {
