@@ -122,7 +122,7 @@ func (e *extraction) companyName(p phrase) string {
 		case model && !isCommonWord(head.w) && !head.poss && !nameConnectors[second.w] && !(corporateWords[ts[len(ts)-1].w] && !isCommonWord(ts[len(ts)-1].w)):
 			ts = ts[:first] // "Honeywell Home T9"
 		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || nameEndings[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:
-		case model && len(ts) == 2 && !strings.HasSuffix(second.w, "s") && hasDigit(text(toks[p.to-1])) && e.siblingsNameModels(p):
+		case model && len(ts) == 2 && !strings.HasSuffix(second.w, "s") && slices.ContainsFunc(toks[p.from+2:p.to], func(t token) bool { return hasDigit(text(t)) }) && e.siblingsNameModels(p):
 			ts = ts[:first] // "Brooks Ghost 16" beside "Nike Pegasus 41": a maker and its model
 		case isCommonWord(head.w):
 		case len(ts) == 2 && !model && e.label(p) && !e.writtenAlone(text(head), second.w) && !e.siblingsNameModels(p):
@@ -181,8 +181,13 @@ func (e *extraction) siblingsNameModels(p phrase) bool {
 	d := e.d
 	l := d.lines[d.units[p.unit].line]
 	tracked, models := 0, 0
+	// A list of one item takes the other lists of the answer as its
+	// siblings ("Top options for rain: - **Brooks Ghost 16 GTX**").
+	lone := l.kind == lineItem && !slices.ContainsFunc(d.lines, func(o line) bool {
+		return o.kind == lineItem && o.list == l.list && o.first && o.start != l.start
+	})
 	for _, o := range d.lines {
-		sibling := l.kind == lineItem && o.kind == lineItem && o.list == l.list && o.first ||
+		sibling := l.kind == lineItem && o.kind == lineItem && (o.list == l.list || lone) && o.first ||
 			l.kind == lineRow && o.kind == lineRow && o.list == l.list ||
 			l.kind == lineParagraph && o.kind == lineParagraph && o.boldLead && o.heading == l.heading
 		if !sibling || o.start == l.start {

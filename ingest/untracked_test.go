@@ -88,6 +88,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"bold title as a subject", "**Square Organic Protein** is easy to find. **Garden of Life Sport** tastes better but has a gritty texture.",
 			[]string{"Square", "Garden of Life"}},
 		{"bold title that goes on", "**Garden of Life Sport tastes** better.", nil},
+		{"model in a list of one beside other lists' models", "Good picks:\n\n- **Square Everyday Move**\n- **BP Mizzle Runner**\n\nFor rain:\n\n- **Brooks Ghost 16 GTX**\n",
+			[]string{"Square", "BP", "Brooks"}},
 		{"product a possessive owns", "BP's $1 coffee and Sausage McMuffin deal is hard to beat.", []string{"BP"}},
 	}
 	for _, c := range cases {
