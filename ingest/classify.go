@@ -141,7 +141,8 @@ func (v *sentenceView) enumerationComma(i int) bool {
 	before := false
 	// The words of a name do not count, and its "&" goes on with it:
 	// "Trail & Tarmac, PimGrid and Zenova".
-	for k, n := i-1, 0; k >= 0 && (v.inName[k] || n < 4 && !v.toks[k].punct); k-- {
+	// A model's "+" goes on with its name too: "eero 6+, TP-Link Deco".
+	for k, n := i-1, 0; k >= 0 && (v.inName[k] || n < 4 && (!v.toks[k].punct || v.toks[k].w == "+")); k-- {
 		if v.brandAt[k] >= 0 {
 			before = true
 			break

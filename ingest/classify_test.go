@@ -176,6 +176,9 @@ func TestExtractMentionType(t *testing.T) {
 		{"Lenovo is quiet. Dell's XPS 14 has a sharper OLED screen.", []string{"Dell", "Lenovo"}, "Dell", sightline.MentionComparison},
 		{"Transavia est moins cher. Air France est plus confortable.", []string{"Air France", "Transavia"}, "Air France", sightline.MentionComparison},
 		{"Orgain is easy to find. Sunwarrior tastes better but has a gritty texture.", []string{"Sunwarrior", "Orgain"}, "Sunwarrior", sightline.MentionComparison},
+		{"Google Flights is fast. Skyscanner covers more budget airlines.", []string{"Skyscanner", "Google Flights"}, "Skyscanner", sightline.MentionComparison},
+		// A model's "+" does not end the enumeration the advice names.
+		{"Mesh systems worth considering include eero 6+, TP-Link Deco X55 and Google Nest Wifi Pro.", []string{"eero", "TP-Link", "Google"}, "TP-Link", sightline.MentionRecommendation},
 		{"Canva is free, and editors such as GIMP handle more detailed work.", []string{"Canva", "GIMP"}, "GIMP", sightline.MentionExample},
 		// Advice: every name the picks are, a positive adjective before
 		// "choice", "the best choice" in another language.

@@ -467,7 +467,7 @@ var degreeNouns = wordSet(`bit lot little touch tad`)
 var comparativeLeads = wordSet(`make makes cost costs is are be being was were feels feel runs run gets get looks look seems sounds and but
 	remain remains remained stay stays stayed
 	or offers offer has have gives give delivers deliver provides provide it's it them
-	scales scale works work performs perform tastes taste`)
+	scales scale works work performs perform tastes taste covers cover`)
 
 var optionNouns = wordSet(`option options choice choices pick picks contender contenders provider providers tool tools
 	brand brands alternative alternatives platform platforms app apps service services product products`)
