@@ -302,16 +302,3 @@ func TestExtractionRunWithLLM(t *testing.T) {
 		t.Error("-llm without a key was accepted")
 	}
 }
-
-// The held-out answers parse like the development set, so they can be
-// scored with -devset and folded in as they are.
-func TestHeldOutAnswersParse(t *testing.T) {
-	t.Parallel()
-	held, err := loadDevSet("../../ingest/testdata/heldout")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(held) == 0 {
-		t.Error("no held-out answers")
-	}
-}
