@@ -63,6 +63,7 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 	butClause := false  // the brand has a clause after "but"
 	butAdds := false    // that clause adds rather than objects: "but also", "but still"
 	butDiffers := false // that clause sets the brands apart, not against: "but they suit different buyers"
+	butGains := false   // that clause opens on what the reader gains: "but adds travel mode", "but you get a local agent"
 	cond := -1          // clause of a running "if" clause: the reader's need, not the brand
 	for i := range toks {
 		ci := v.clause[i]
@@ -84,6 +85,9 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 			}
 			if differWords[toks[i].w] {
 				butDiffers = true
+			}
+			if gainOpens(toks, i) {
+				butGains = true
 			}
 		}
 		if (toks[i].w == "skip" || toks[i].w == "avoid") && !(k > i && k-i <= 4) {
@@ -122,6 +126,9 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 	if butDiffers {
 		return 0 // the "but" clause decides, and tells a difference, not a fault
 	}
+	if butGains {
+		return 1 // the "but" clause decides, and sets a gain against what came before
+	}
 	if butClause && main != 0 {
 		// "A, but B" with nothing evaluative in B: B sets itself against
 		// A ("Excellent grip, but it shows its age quickly").
@@ -133,6 +140,33 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		return -1
 	}
 	return sign(main)
+}
+
+// gainOpens reports whether token i opens a "but" clause on what the
+// reader gains: "but adds", "but it includes", "but you get", "but comes
+// with".
+func gainOpens(toks []token, i int) bool {
+	j := i - 1
+	for j >= 0 && (toks[j].w == "it" || toks[j].w == "you" || toks[j].w == "they" || toks[j].w == "also") {
+		j--
+	}
+	if word(toks, j) != "but" {
+		return false
+	}
+	for j := i + 1; j < len(toks) && j-i <= 4 && !toks[j].punct; j++ {
+		if burdens[toks[j].w] {
+			return false // "but includes ads": what it adds is a burden
+		}
+	}
+	switch toks[i].w {
+	case "adds", "add", "includes", "include", "gives", "give":
+		return true
+	case "get", "gets":
+		return word(toks, i-1) == "you"
+	case "comes", "come":
+		return word(toks, i+1) == "with"
+	}
+	return false
 }
 
 // relativeTo returns the brand a relative clause ci speaks of when that
@@ -307,7 +341,7 @@ func polarity(toks []token, i int) int {
 			p = -1 // "the best content is behind a subscription"
 		}
 	case "fees", "costs", "charges":
-		if prev == "hidden" || prev == "extra" || prev == "high" {
+		if prev == "hidden" || prev == "extra" || prev == "high" || prev == "surprise" || prev == "unexpected" {
 			p = -1
 		}
 		if w == "charges" && (priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)]) {
@@ -533,6 +567,23 @@ func polarity(toks []token, i int) int {
 	case "marks":
 		if prev == "high" {
 			p = 1
+		}
+	case "breach", "breaches":
+		if breachFeatures[word(toks, i+1)] {
+			p = 0 // "breach alerts": a feature that watches for them
+		}
+	case "wide", "wider", "widest", "broad", "broader", "broadest", "vast", "huge", "extensive":
+		// "the widest selection", "a broad menu", "a wide range of scents":
+		// much to choose from.
+		if assortmentNouns[word(toks, i+1)] || assortmentNouns[word(toks, i+2)] && !toks[i+1].punct {
+			p = 1
+		}
+	case "margin", "margins":
+		// "add a 3% margin on the rate": a charge on top of the price.
+		for j := i - 1; j >= 0 && i-j <= 5 && (!toks[j].punct || toks[j].w == "%"); j-- {
+			if surchargeVerbs[toks[j].w] {
+				p = -1
+			}
 		}
 	case "hot":
 		if prev == "sleep" || prev == "sleeps" || prev == "run" || prev == "runs" {

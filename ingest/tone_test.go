@@ -99,6 +99,22 @@ func TestExtractToneCues(t *testing.T) {
 		// "the most … option" praises the one option; "the most popular
 		// options" leads a list.
 		{"Acme hides the electronics, which makes it the most discreet option.", "Acme", sightline.TonePositive},
+		// A "but" clause opening on what the reader gains decides for praise.
+		{"Geico costs a little more, but you get a local agent.", "Geico", sightline.TonePositive},
+		{"Dashlane costs $4.99 a month but adds a built-in VPN.", "Dashlane", sightline.TonePositive},
+		{"Trek's Domane is pricier but comes with a lifetime warranty.", "Trek", sightline.TonePositive},
+		{"Dashlane is free but includes ads.", "Dashlane", sightline.ToneNegative},
+		// "breach alerts" is a feature; a breach the brand suffered is not.
+		{"Dashlane adds dark-web breach alerts.", "Dashlane", sightline.ToneNeutral},
+		{"Dashlane suffered a breach in 2022.", "Dashlane", sightline.ToneNegative},
+		// A wide assortment praises what is offered.
+		{"Expedia usually has the widest selection of rooms.", "Expedia", sightline.TonePositive},
+		{"Gousto offers a broad menu with 60 recipes a week.", "Gousto", sightline.TonePositive},
+		{"Expedia covers a wide area.", "Expedia", sightline.ToneNeutral},
+		// Surprise charges and a margin added on the rate are price complaints.
+		{"Some travelers report surprise fees with Agoda.", "Agoda", sightline.ToneNegative},
+		{"Banks such as Barclays typically add a 3% margin on the rate.", "Barclays", sightline.ToneNegative},
+		{"Barclays keeps a healthy profit margin.", "Barclays", sightline.ToneNeutral},
 		// The "but" clause ends where a sentence opening with a lower-case
 		// name begins.
 		{"Air France est plus confortable, mais ses tarifs sont deux fois plus élevés. easyJet propose aussi des vols depuis Orly.", "Air France", sightline.ToneNegative},

@@ -616,6 +616,24 @@ var passiveAux = wordSet(`is are was were be been being get gets got`)
 
 // differWords in a "but" clause tell how brands differ, not what is
 // wrong with one: "but they suit different buyers".
+// breachFeatures follow "breach" in the name of a feature that watches for
+// breaches, not one the brand suffered.
+var breachFeatures = wordSet(`alert alerts monitoring monitor notifications notification detection
+	protection scanning scanner reports report warnings`)
+
+// assortmentNouns are what a shop or service offers to choose from; a wide
+// one is praise.
+var assortmentNouns = wordSet(`selection range menu menus catalog catalogue choice variety network inventory
+	assortment listings lineup line-up`)
+
+// burdens are what a product can add that the reader would rather not
+// have: "but includes ads".
+var burdens = wordSet(`ads ad adverts advertising upsells fee fees surcharge surcharges markup commission
+	commissions`)
+
+// surchargeVerbs put a margin on top of a price: "add a 3% margin".
+var surchargeVerbs = wordSet(`add adds added charge charges charged take takes apply applies`)
+
 var differWords = wordSet(`different differ differs differently`)
 
 // sizeMeasures follow "largest … by" in a ranking by size: "by revenue".
