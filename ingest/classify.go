@@ -620,6 +620,12 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				(v.clause[i] == c || v.brandAt[j] == brand || v.firstBrand() == k) {
 				return true
 			}
+			// "leichter als das ThinkPad", "más barato que el Galaxy": a
+			// product of another brand, as "than the Octavia".
+			if earlier && j < len(toks) && v.brandAt[j] < 0 && !toks[j].punct && capitalised(e.d.text[toks[j].start:toks[j].end]) &&
+				foreignComparative(toks, i) && (v.clause[i] == c || v.firstBrand() == k) {
+				return true
+			}
 		case "like":
 			// "Acme looks like Zendesk", "feels like the Pegasus": a likeness
 			j := i + 1

@@ -190,6 +190,11 @@ func TestExtractMentionType(t *testing.T) {
 		{"Air France est plus confortable, mais ses tarifs sont deux fois plus élevés. easyJet propose aussi des vols depuis Orly.", []string{"Air France", "easyJet"}, "easyJet", sightline.MentionReference},
 		{"The picks are not YNAB or Monarch Money.", []string{"Monarch Money", "YNAB"}, "Monarch Money", sightline.MentionListing},
 		{"Alternatives to Zendesk include Acme and Gorgias.", []string{"Acme", "Zendesk", "Gorgias"}, "Acme", sightline.MentionComparison},
+		// A comparative of another language against another brand's
+		// product, as "than the Octavia"; not against a place.
+		{"Für Studierende empfehle ich das Lenovo ThinkPad E14. Das Dell XPS 13 ist leichter als das ThinkPad, aber deutlich teurer.", []string{"Dell", "Lenovo"}, "Dell", sightline.MentionComparison},
+		{"Los mejores móviles:\n\n* **Samsung Galaxy A55:** buena pantalla.\n* **Xiaomi Redmi Note 13 Pro:** más barato que el Galaxy, pero trae publicidad.\n", []string{"Xiaomi", "Samsung"}, "Xiaomi", sightline.MentionComparison},
+		{"Zalando liefert schnell. Otto ist in Hamburg bekannter als in Berlin.", []string{"Otto", "Zalando"}, "Otto", sightline.MentionReference},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
