@@ -439,7 +439,9 @@ func recommendationCue(toks []token, i int) bool {
 		return false
 	case strings.HasPrefix(w, "recommend"), strings.HasPrefix(w, "suggest"), strings.HasPrefix(w, "recommand"),
 		strings.HasPrefix(w, "recomiend"), strings.HasPrefix(w, "recomend"), strings.HasPrefix(w, "raccomand"),
-		strings.HasPrefix(w, "consiglia"), strings.HasPrefix(w, "empfehl"), strings.HasPrefix(w, "empfiehlt"), strings.HasPrefix(w, "aanbev"):
+		strings.HasPrefix(w, "consiglia"), strings.HasPrefix(w, "empfehl"), strings.HasPrefix(w, "empfiehlt"), strings.HasPrefix(w, "aanbev"),
+		strings.HasPrefix(w, "conseill") && !strings.HasPrefix(w, "conseiller"): // "je vous conseille", not "un conseiller"
+
 		next := word(toks, i+1)
 		if strings.HasPrefix(w, "recommendation") && i > 0 && recommendationsOffered(toks, i) {
 			return false
@@ -519,6 +521,11 @@ func recommendationCue(toks []token, i int) bool {
 		// "le meilleur choix", "la mejor opción", "die beste Wahl": "the
 		// best choice" in the languages answers come in.
 		return foreignChoices[word(toks, i+1)] && !negated(toks, i)
+	}
+	// "ist eine gute Wahl", "est un bon choix", "es una buena opción":
+	// "is a good choice" in the languages answers come in.
+	if goodChoices[w] && foreignGood[word(toks, i-1)] && foreignA[word(toks, i-2)] {
+		return !negated(toks, i-2)
 	}
 	return false
 }

@@ -194,6 +194,16 @@ func TestExtractMentionType(t *testing.T) {
 		// product, as "than the Octavia"; not against a place.
 		{"Für Studierende empfehle ich das Lenovo ThinkPad E14. Das Dell XPS 13 ist leichter als das ThinkPad, aber deutlich teurer.", []string{"Dell", "Lenovo"}, "Dell", sightline.MentionComparison},
 		{"Los mejores móviles:\n\n* **Samsung Galaxy A55:** buena pantalla.\n* **Xiaomi Redmi Note 13 Pro:** más barato que el Galaxy, pero trae publicidad.\n", []string{"Xiaomi", "Samsung"}, "Xiaomi", sightline.MentionComparison},
+		// Advice to choose it in the languages answers come in.
+		{"Zalando liefert schnell. About You ist eine gute Wahl für junge Mode.", []string{"About You", "Zalando"}, "About You", sightline.MentionRecommendation},
+		{"Pour une banque en ligne, Fortuneo est un bon choix.", []string{"Fortuneo"}, "Fortuneo", sightline.MentionRecommendation},
+		{"Para viajes, Revolut es una buena opción.", []string{"Revolut"}, "Revolut", sightline.MentionRecommendation},
+		{"Pour débuter, je vous conseille les chaussures de Decathlon.", []string{"Decathlon"}, "Decathlon", sightline.MentionRecommendation},
+		{"Pour un vélo électrique, Decathlon propose le meilleur rapport qualité-prix.", []string{"Decathlon"}, "Decathlon", sightline.MentionRecommendation},
+		{"Un conseiller de Decathlon vous aide en magasin.", []string{"Decathlon"}, "Decathlon", sightline.MentionReference},
+		{"Pour les longues sorties, je vous déconseille Decathlon.", []string{"Decathlon"}, "Decathlon", sightline.MentionReference},
+		{"Fortuneo n'est pas un bon choix pour les cadres.", []string{"Fortuneo"}, "Fortuneo", sightline.MentionReference},
+		{"Pour la pâtisserie, Valrhona offre un bon rapport qualité-prix.", []string{"Valrhona"}, "Valrhona", sightline.MentionReference},
 		{"Zalando liefert schnell. Otto ist in Hamburg bekannter als in Berlin.", []string{"Otto", "Zalando"}, "Otto", sightline.MentionReference},
 	}
 	for _, c := range cases {

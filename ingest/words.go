@@ -406,7 +406,8 @@ var weekdays = wordSet(`monday tuesday wednesday thursday friday saturday sunday
 var functionWords = wordSet(`for and or of in on with to at by from vs versus than as but nor so if
 	which who that while where when`)
 
-var negators = wordSet(`less not no never without hardly barely nor neither cannot lacks lack lacking nothing isn't aren't`)
+var negators = wordSet(`less not no never without hardly barely nor neither cannot lacks lack lacking nothing isn't aren't
+	pas nicht kein keine keinen`)
 
 var comparatives = wordSet(`cheaper pricier costlier better worse faster slower lighter heavier softer firmer
 	bouncier brighter stronger weaker easier harder smoother larger smaller bigger quieter louder simpler nicer
@@ -445,7 +446,20 @@ var foreignCopulas = wordSet(`est sont es son está están ist sind è sono é s
 var foreignThan = wordSet(`que als dan che`)
 
 // foreignChoices are "choice" and "option" in the languages answers come in.
-var foreignChoices = wordSet(`choix option opción elección opção escolha wahl option scelta opzione keuze`)
+var foreignChoices = wordSet(`choix option opción elección opção escolha wahl option scelta opzione keuze
+	rapport relación relação rapporto preis-leistungs-verhältnis`)
+
+// goodChoices are the choices a foreign "good" makes advice of: "un bon
+// choix", but not "un bon rapport qualité-prix", as "good value" is not.
+var goodChoices = wordSet(`choix option opción elección opção escolha wahl scelta opzione keuze`)
+
+// foreignGood are "good" and "great" before a choice in the languages
+// answers come in: "eine gute Wahl", "un bon choix".
+var foreignGood = wordSet(`gute guter gutes bon bonne buena buen boa bom ottima ottimo goede excellente excelente
+	hervorragende ausgezeichnete`)
+
+// foreignA are "a" and "an" in the languages answers come in.
+var foreignA = wordSet(`ein eine einen un une una uno um uma een`)
 
 // pickNouns name the answer's advice: "the top picks are A and B".
 var pickNouns = wordSet(`pick picks choice choices recommendation recommendations favorite favorites favourite favourites bets`)
