@@ -74,6 +74,9 @@ func (e *extraction) view(ui int) *sentenceView {
 		switch {
 		case t.punct && strings.Contains(",;:()—–", t.w):
 			boundary = t.w != "," || !v.enumerationComma(i) && !adjectiveComma(toks, i)
+			if (t.w == "–" || t.w == "—") && numberRange(toks, i) {
+				boundary = false // "2017–2018 models": a range, not a break
+			}
 		case t.punct && t.w == "-" && i > 0 && toks[i-1].end < t.start:
 			boundary = true
 		case t.punct && t.w == "." && i+1 < len(toks) && unicode.IsLower(e.d.text[toks[i+1].start]) && mixedCase(e.d.text[toks[i+1].start:toks[i+1].end]):
@@ -102,6 +105,13 @@ func (e *extraction) view(ui int) *sentenceView {
 	}
 	e.views[ui] = v
 	return v
+}
+
+// numberRange reports whether the dash at i joins two numbers with no
+// space: "2017–2018", "3–5 days".
+func numberRange(toks []token, i int) bool {
+	return i > 0 && i+1 < len(toks) && toks[i-1].end == toks[i].start && toks[i+1].start == toks[i].end &&
+		allDigits(toks[i-1].w) && allDigits(toks[i+1].w)
 }
 
 // adjectiveComma reports whether the comma at i separates two adjectives

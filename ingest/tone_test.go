@@ -115,6 +115,11 @@ func TestExtractToneCues(t *testing.T) {
 		{"Some travelers report surprise fees with Agoda.", "Agoda", sightline.ToneNegative},
 		{"Banks such as Barclays typically add a 3% margin on the rate.", "Barclays", sightline.ToneNegative},
 		{"Barclays keeps a healthy profit margin.", "Barclays", sightline.ToneNeutral},
+		// A number range is no clause break: the "though" clause runs on
+		// past it and the main clause decides.
+		{"Honda CR-V – Roomy cabin, though some 2017–2018 models had oil issues.", "Honda", sightline.TonePositive},
+		{"Honda CR-V – Roomy cabin, though 3–5 day waits for parts are common.", "Honda", sightline.TonePositive},
+		{"Honda CR-V – Noisy cabin – roomy trunk.", "Honda", sightline.ToneNeutral},
 		// The "but" clause ends where a sentence opening with a lower-case
 		// name begins.
 		{"Air France est plus confortable, mais ses tarifs sont deux fois plus élevés. easyJet propose aussi des vols depuis Orly.", "Air France", sightline.ToneNegative},
