@@ -209,18 +209,25 @@ func TestExtractMentionType(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {
 			t.Parallel()
-			brands := Brands{Own: Brand{Names: []string{c.brands[0]}}}
-			for _, name := range c.brands[1:] {
-				brands.Competitors = append(brands.Competitors, Competitor{ID: uuid.NewSHA1(uuid.NameSpaceOID, []byte(name)), Name: name})
-			}
-			got := ExtractAnswer(brands, Answer{Text: c.text})
-			i := slices.IndexFunc(got.Mentions, func(m Mention) bool { return m.BrandName == c.brand })
-			if i < 0 {
-				t.Fatalf("%s not found in %+v", c.brand, got.Mentions)
-			}
-			if got.Mentions[i].Type != c.want {
-				t.Errorf("type of %s = %s, want %s", c.brand, got.Mentions[i].Type, c.want)
+			if got := firstMention(t, c.text, c.brands, c.brand); got.Type != c.want {
+				t.Errorf("type of %s = %s, want %s", c.brand, got.Type, c.want)
 			}
 		})
 	}
+}
+
+// firstMention extracts text with brands (the first the own brand, the
+// others tracked competitors) and returns brand's mention.
+func firstMention(t *testing.T, text string, brands []string, brand string) Mention {
+	t.Helper()
+	b := Brands{Own: Brand{Names: []string{brands[0]}}}
+	for _, name := range brands[1:] {
+		b.Competitors = append(b.Competitors, Competitor{ID: uuid.NewSHA1(uuid.NameSpaceOID, []byte(name)), Name: name})
+	}
+	got := ExtractAnswer(b, Answer{Text: text})
+	i := slices.IndexFunc(got.Mentions, func(m Mention) bool { return m.BrandName == brand })
+	if i < 0 {
+		t.Fatalf("%s not found in %+v", brand, got.Mentions)
+	}
+	return got.Mentions[i]
 }

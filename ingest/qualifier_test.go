@@ -1,10 +1,7 @@
 package ingest
 
 import (
-	"slices"
 	"testing"
-
-	"github.com/google/uuid"
 
 	"github.com/sightline/sightline"
 )
@@ -30,17 +27,8 @@ func TestExtractQualifier(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.brand+": "+c.text, func(t *testing.T) {
 			t.Parallel()
-			brands := Brands{Own: Brand{Names: []string{c.brands[0]}}}
-			for _, name := range c.brands[1:] {
-				brands.Competitors = append(brands.Competitors, Competitor{ID: uuid.NewSHA1(uuid.NameSpaceOID, []byte(name)), Name: name})
-			}
-			got := ExtractAnswer(brands, Answer{Text: c.text})
-			i := slices.IndexFunc(got.Mentions, func(m Mention) bool { return m.BrandName == c.brand })
-			if i < 0 {
-				t.Fatalf("%s not found in %+v", c.brand, got.Mentions)
-			}
-			if got.Mentions[i].Qualifier != c.want {
-				t.Errorf("qualifier of %s = %s, want %s", c.brand, got.Mentions[i].Qualifier, c.want)
+			if got := firstMention(t, c.text, c.brands, c.brand); got.Qualifier != c.want {
+				t.Errorf("qualifier of %s = %s, want %s", c.brand, got.Qualifier, c.want)
 			}
 		})
 	}
