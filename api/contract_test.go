@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -135,5 +136,46 @@ func TestReadinessNamesTheFailingStoreOnly(t *testing.T) {
 	}
 	if !strings.Contains(f.logs.String(), "password authentication failed") {
 		t.Errorf("the cause was not logged:\n%s", f.logs.String())
+	}
+}
+
+// A nullable enum admits null only when null is one of its values (OpenAPI
+// 3.0.3; nullable alone leaves the enum closed), so every nullable enum of
+// the document lists it: a subscription of status none answers
+// billingInterval null.
+func TestContractNullableEnumsListNull(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	r := f.do(call{method: "GET", path: "/api/v1/doc/json"})
+	if r.status != http.StatusOK {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	var doc any
+	if err := json.Unmarshal(r.body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	var walk func(v any, path string)
+	walk = func(v any, path string) {
+		switch v := v.(type) {
+		case map[string]any:
+			if enum, ok := v["enum"].([]any); ok && v["nullable"] == true {
+				found++
+				if !slices.Contains(enum, nil) {
+					t.Errorf("%s: nullable enum %v does not list null", path, enum)
+				}
+			}
+			for k, child := range v {
+				walk(child, path+"/"+k)
+			}
+		case []any:
+			for i, child := range v {
+				walk(child, fmt.Sprintf("%s/%d", path, i))
+			}
+		}
+	}
+	walk(doc, "#")
+	if found == 0 {
+		t.Fatal("no nullable enum found in the document")
 	}
 }

@@ -82,7 +82,15 @@ func integerSchema() *openapi3.Schema { return openapi3.NewIntegerSchema() }
 func arrayOf(items *openapi3.Schema) *openapi3.Schema {
 	return openapi3.NewArraySchema().WithItems(items)
 }
-func nullable(s *openapi3.Schema) *openapi3.Schema { return s.WithNullable() }
+
+// nullable lets s be null. An enum admits null only when null is one of
+// its values (OpenAPI 3.0.3), so a nullable enum lists it.
+func nullable(s *openapi3.Schema) *openapi3.Schema {
+	if len(s.Enum) > 0 && !slices.Contains(s.Enum, nil) {
+		s.Enum = append(s.Enum, nil)
+	}
+	return s.WithNullable()
+}
 func described(s *openapi3.Schema, description string) *openapi3.Schema {
 	s.Description = description
 	return s

@@ -67,8 +67,8 @@ type reportBody struct {
 }
 
 // normalize checks what the validator cannot: the comment's length in
-// characters, and the missed brand names, which are trimmed, must not be
-// empty or longer than 255 characters, and count at most 50 once
+// characters, and the missed brand names, which are trimmed, must have 1 to
+// 255 characters and count at most 50 once
 // duplicates (ignoring case) are collapsed. An empty comment becomes none,
 // and the names the trimmed distinct ones.
 func (b *reportBody) normalize(errs sightline.ValidationErrors) {
@@ -86,7 +86,7 @@ func (b *reportBody) normalize(errs sightline.ValidationErrors) {
 		field := fmt.Sprintf("missedBrandNames[%d]", i)
 		switch n := utf8.RuneCountInString(name); {
 		case n == 0:
-			errs.Add(field, sightline.DetailInvalidValue, "must not be empty")
+			errs.Add(field, sightline.DetailOutOfRange, "must have at least 1 character once trimmed; it has 0")
 		case n > maxMissedBrandNameLen:
 			errs.Add(field, sightline.DetailOutOfRange, "must have at most %d characters", maxMissedBrandNameLen)
 		case !seen[strings.ToLower(name)]:

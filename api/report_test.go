@@ -393,7 +393,7 @@ func TestChecksReportRefusals(t *testing.T) {
 		{"unknown type", `{"type":"spam"}`, "type", sightline.DetailInvalidValue},
 		{"comment too long", `{"type":"other","comment":"` + strings.Repeat("é", 1001) + `"}`, "comment", sightline.DetailOutOfRange},
 		{"too many names", `{"type":"other","missedBrandNames":` + names(51) + `}`, "missedBrandNames", sightline.DetailOutOfRange},
-		{"empty name", `{"type":"other","missedBrandNames":["  "]}`, "missedBrandNames[0]", sightline.DetailInvalidValue},
+		{"blank name", `{"type":"other","missedBrandNames":["  "]}`, "missedBrandNames[0]", sightline.DetailOutOfRange},
 		{"long name", `{"type":"other","missedBrandNames":["` + strings.Repeat("a", 256) + `"]}`, "missedBrandNames[0]", sightline.DetailOutOfRange},
 		{"unknown field", `{"type":"other","severity":1}`, "severity", sightline.DetailUnknownField},
 	} {

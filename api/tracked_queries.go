@@ -206,7 +206,8 @@ type trackedCreateAnswer struct {
 // normalize checks what the validator cannot and normalises in place:
 // texts normalise to 1..500 characters, countries are ISO codes, the locale
 // is ISO 639-1, the cross product fits the limit. Countries and locale are
-// accepted in any case and stored as US and en.
+// accepted in any case and stored as US and en; one of another length than
+// 2 is out_of_range (spec 8), as a discovery job's country is.
 func (b *trackedCreateBody) normalize(errs sightline.ValidationErrors) {
 	for i, raw := range b.QueryTexts {
 		field := fmt.Sprintf("queryTexts[%d]", i)
@@ -219,16 +220,15 @@ func (b *trackedCreateBody) normalize(errs sightline.ValidationErrors) {
 		}
 		b.QueryTexts[i] = text
 	}
-	for i, raw := range b.Countries {
-		code, ok := trackedCountryCode(raw)
-		if !ok {
-			errs.Add(fmt.Sprintf("countries[%d]", i), sightline.DetailInvalidValue, "must be an ISO 3166-1 alpha-2 country code")
-		}
-		b.Countries[i] = code
+	for i := range b.Countries {
+		b.Countries[i] = checkCountry(fmt.Sprintf("countries[%d]", i), &b.Countries[i], errs)
 	}
 	if b.Locale != nil {
 		locale := strings.ToLower(*b.Locale)
-		if !trackedLanguages[locale] {
+		switch {
+		case utf8.RuneCountInString(locale) != 2:
+			errs.Add("locale", sightline.DetailOutOfRange, "must have exactly 2 characters")
+		case !trackedLanguages[locale]:
 			errs.Add("locale", sightline.DetailInvalidValue, "must be an ISO 639-1 language code of 2 letters")
 		}
 		b.Locale = &locale
