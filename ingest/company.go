@@ -78,7 +78,7 @@ func (e *extraction) companyName(p phrase) string {
 	n := len(ts)
 	model := false
 	for j := 1; j < n-1; j++ {
-		if rs := text(ts[j]); hasDigit(rs) && !(corporateWords[ts[n-1].w] && !isCommonWord(ts[n-1].w)) {
+		if rs := text(ts[j]); modelNumber(rs) && !(corporateWords[ts[n-1].w] && !isCommonWord(ts[n-1].w)) {
 			n, model = j, true // "Verizon 5G Home": the model and what follows it
 			break
 		}

@@ -91,6 +91,10 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"model in a list of one beside other lists' models", "Good picks:\n\n- **Square Everyday Move**\n- **BP Mizzle Runner**\n\nFor rain:\n\n- **Brooks Ghost 16 GTX**\n",
 			[]string{"Square", "BP", "Brooks"}},
 		{"product a possessive owns", "BP's $1 coffee and Sausage McMuffin deal is hard to beat.", []string{"BP"}},
+		// A Roman numeral is a model number like a digit: what follows it
+		// is the model's name, not the company's.
+		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",
+			[]string{"HyperX", "Square", "BP"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
