@@ -910,8 +910,8 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	}
 	if p.to-p.from == 1 && p.from == firstWord(toks) {
 		w, rs := toks[p.from].w, e.d.text[toks[p.from].start:toks[p.from].end]
-		if strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && pluralVerbs[word(toks, p.to)] && !mixedCase(rs) {
-			return false // "Portions are generous": a plural noun
+		if strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && (pluralVerbs[word(toks, p.to)] || bareVerb(word(toks, p.to))) && !mixedCase(rs) {
+			return false // "Portions are generous", "Dealerships charge more": a plural noun
 		}
 		if i := strings.IndexByte(w, '-'); i > 0 && !hasUpper(rs[i+1:]) {
 			return false // "Mid-handicappers may": a compound word
@@ -947,8 +947,11 @@ func (e *extraction) subject(ui int, p phrase) bool {
 		return !p.ordinary // "Herman Miller, which acquired Fully"
 	}
 	next := word(toks, to)
-	if !predicateVerbs[next] && !functionWords[next] && !geographicWords[next] && next != "" && predicateVerbs[word(toks, to+1)] {
-		next = word(toks, to+1) // "Avery labels are"
+	if !predicateVerbs[next] && !functionWords[next] && !geographicWords[next] && !stopNames[next] && next != "" && predicateVerbs[word(toks, to+1)] {
+		if p.to-p.from == 1 && p.from == firstWord(toks) && optionNouns[next] && strings.HasSuffix(next, "s") {
+			return false // "Telehealth apps let": a kind of product, not its maker
+		}
+		next = word(toks, to+1) // "Avery labels are", not "Whichever you use"
 	}
 	if next == "also" {
 		next = word(toks, to+1)
@@ -960,6 +963,15 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	// name no dictionary holds.
 	adverb := p.to-p.from == 1 && strings.HasSuffix(toks[p.from].w, "ly") // "Frequently recommended providers"
 	return predicateVerbs[next] || !adverb && subjectVerbs[next] || !p.ordinary && !adverb && (pastVerbs[next] || strings.HasSuffix(next, "ed") && len(next) > 4 && !e.capitalisedAt(toks, to))
+}
+
+// bareVerb reports whether w is a verb of predicateVerbs or subjectVerbs
+// in the form a plural subject takes: "charge" beside "charges".
+func bareVerb(w string) bool {
+	if w == "" || strings.HasSuffix(w, "s") {
+		return false
+	}
+	return predicateVerbs[w+"s"] || predicateVerbs[w+"es"] || subjectVerbs[w+"s"] || subjectVerbs[w+"es"]
 }
 
 // pairedSubject reports whether a single capitalised word opening its

@@ -91,6 +91,12 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"model in a list of one beside other lists' models", "Good picks:\n\n- **Square Everyday Move**\n- **BP Mizzle Runner**\n\nFor rain:\n\n- **Brooks Ghost 16 GTX**\n",
 			[]string{"Square", "BP", "Brooks"}},
 		{"product a possessive owns", "BP's $1 coffee and Sausage McMuffin deal is hard to beat.", []string{"BP"}},
+		// A capitalised word opening a sentence is no subject name when a
+		// pronoun, a category of products or a plural verb follows it.
+		{"pronoun after an opening word", "Whichever you use, ask for a written quote. Square is cheaper.", []string{"Square"}},
+		{"category of products after an opening word", "Observability platforms help teams trace requests. Telehealth apps let you see a doctor.", nil},
+		{"plural verb after an opening word", "Dealerships charge more than either chain but use factory parts.", nil},
+		{"product after a name before its verb", "Avery labels are easy to print.", []string{"Avery"}},
 		// A Roman numeral is a model number like a digit: what follows it
 		// is the model's name, not the company's.
 		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",
