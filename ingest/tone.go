@@ -299,7 +299,7 @@ func ranksAgainst(toks []token, i int) bool {
 
 // polarity of token i: +1 praise, -1 criticism, 0 none; a negator flips it.
 func polarity(toks []token, i int) int {
-	w := word(toks, i)
+	w := unelided(word(toks, i))
 	if w == "" {
 		return 0
 	}
@@ -572,7 +572,7 @@ func polarity(toks []token, i int) int {
 		if breachFeatures[word(toks, i+1)] {
 			p = 0 // "breach alerts": a feature that watches for them
 		}
-	case "wide", "wider", "widest", "broad", "broader", "broadest", "vast", "huge", "extensive":
+	case "wide", "wider", "widest", "broad", "broader", "broadest", "vast", "huge", "extensive", "large", "larger", "big", "bigger":
 		// "the widest selection", "a broad menu", "a wide range of scents":
 		// much to choose from.
 		if assortmentNouns[word(toks, i+1)] || assortmentNouns[word(toks, i+2)] && !toks[i+1].punct {
@@ -605,6 +605,16 @@ func polarity(toks []token, i int) int {
 		p = -p
 	}
 	return p
+}
+
+// unelided returns w without an elided article or preposition of French
+// or Italian glued to its front: "ottima" for "un'ottima", "app" for
+// "l'app".
+func unelided(w string) string {
+	if i := strings.IndexByte(w, '\''); i > 0 && i+1 < len(w) && elisions[w[:i+1]] {
+		return w[i+1:]
+	}
+	return w
 }
 
 // leadInTone is the stance an option line takes from its lead-in or

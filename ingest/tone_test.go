@@ -120,6 +120,21 @@ func TestExtractToneCues(t *testing.T) {
 		{"Honda CR-V – Roomy cabin, though some 2017–2018 models had oil issues.", "Honda", sightline.TonePositive},
 		{"Honda CR-V – Roomy cabin, though 3–5 day waits for parts are common.", "Honda", sightline.TonePositive},
 		{"Honda CR-V – Noisy cabin – roomy trunk.", "Honda", sightline.ToneNeutral},
+		// Praise in the languages answers come in, after an elided article
+		// too ("un'ottima").
+		{"Trulia is useful for neighborhood reviews.", "Trulia", sightline.TonePositive},
+		{"Midas can bundle an oil change with a tire rotation, which saves a second trip.", "Midas", sightline.TonePositive},
+		{"CeraVe est une alternative économique.", "CeraVe", sightline.TonePositive},
+		{"Prima: spesso la più economica, con un'app semplice.", "Prima", sightline.TonePositive},
+		{"Toyota ha il cambio automatico e un'ottima affidabilità.", "Toyota", sightline.TonePositive},
+		{"La Fiat Panda è più piccola ma è perfetta per parcheggiare in centro.", "Fiat", sightline.TonePositive},
+		{"Doctoralia es la opción más completa.", "Doctoralia", sightline.TonePositive},
+		{"SeLoger reste le site des agences, avec des filtres très précis.", "SeLoger", sightline.TonePositive},
+		{"Hellmann: Familiengeführt und flexibel bei Sonderwünschen.", "Hellmann", sightline.TonePositive},
+		{"Avène convient mieux aux peaux très sèches.", "Avène", sightline.TonePositive},
+		// A larger network praises, as a wide one does.
+		{"Rover has the larger network of sitters.", "Rover", sightline.TonePositive},
+		{"Rover has a larger logo.", "Rover", sightline.ToneNeutral},
 		// The "but" clause ends where a sentence opening with a lower-case
 		// name begins.
 		{"Air France est plus confortable, mais ses tarifs sont deux fois plus élevés. easyJet propose aussi des vols depuis Orly.", "Air France", sightline.ToneNegative},

@@ -239,7 +239,11 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	ottimo ottime migliore migliori consigliate consigliati consigliata consigliato handig geprezen populair
 	populaire valoradas valorados valorada mejor melhor melhores recomendado recomendada idéal idéale
 	excellente fiables fiable praktisch empfehlenswert beliebt beliebte beliebten beliebtesten supportive effective
-	sturdy helps maior boa bom boas bons barato barata baratos baratas solide gut elogiado elogiada`)
+	sturdy helps maior boa bom boas bons barato barata baratos baratas solide gut elogiado elogiada
+	useful saves économique économiques económico económica económicos económicas economico economica
+	economici economiche econômico econômica perfetta perfetto perfecta perfecto perfeita perfeito parfait
+	parfaite perfekt semplice sencillo sencilla einfach completa completo complète komplett flexibel
+	flessibile précis précise précises preciso precisa mieux`)
 
 var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
 	complaints hikes hike upselling outages outage caps heavy louder icier firmer pricier noisy noisier
@@ -699,3 +703,8 @@ var subjectVerbs = wordSet(`streams stream falls fall fails fail excels excel st
 
 // foreignLike are "like" of other languages ("VPN gratuitas como Hola").
 var foreignLike = wordSet(`como comme come wie zoals`)
+
+// elisions are the French and Italian words that lose their vowel before
+// one starting with a vowel and join it with an apostrophe: "un'ottima",
+// "l'app", "d'Avène".
+var elisions = wordSet(`l' d' un' dell' all' nell' sull' dall' qu' c' j' n' s' m' t'`)
