@@ -57,6 +57,7 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 			mine[ci] = true
 		}
 	}
+	v.subjectAsides(brand, k, owner, mine)
 	c := v.clause[k]
 	main, but := 0, 0
 	butNegated := false // a "but" clause of the brand's that negates: "but it can't grind fine enough"
@@ -140,6 +141,39 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		return -1
 	}
 	return sign(main)
+}
+
+// subjectAsides gives the clause after an aside set off by commas between
+// a subject and its verb to that subject ("Trulia, owned by Zillow, is
+// useful" praises Trulia): the aside is no clause of the subject's, and a
+// brand inside it has no part in what follows.
+func (v *sentenceView) subjectAsides(brand, k int, owner []int, mine []bool) {
+	toks := v.toks
+	for i, b := range v.brandAt {
+		if b < 0 {
+			continue
+		}
+		if i != firstInClause(v, v.clause[i]) {
+			continue // not the subject opening its clause
+		}
+		end := v.nameEnd(i)
+		j := commaAsideEnd(toks, end+1)
+		if j == 0 || !predicateVerbs[word(toks, j)] {
+			continue
+		}
+		inAside := k > end && k < j
+		if b != brand && !inAside {
+			continue
+		}
+		if b == brand {
+			for ci := v.clause[end+1]; ci < v.clause[j-1]; ci++ {
+				mine[ci] = owner[ci] == brand
+			}
+		}
+		for ci := v.clause[j-1]; ci < len(owner) && owner[ci] == -1; ci++ {
+			mine[ci] = b == brand
+		}
+	}
 }
 
 // gainOpens reports whether token i opens a "but" clause on what the

@@ -132,6 +132,11 @@ func TestExtractToneCues(t *testing.T) {
 		{"SeLoger reste le site des agences, avec des filtres très précis.", "SeLoger", sightline.TonePositive},
 		{"Hellmann: Familiengeführt und flexibel bei Sonderwünschen.", "Hellmann", sightline.TonePositive},
 		{"Avène convient mieux aux peaux très sèches.", "Avène", sightline.TonePositive},
+		// An aside between a subject and its verb leaves the verb's clause
+		// to the subject.
+		{"Trulia, owned by Zillow, is useful for neighborhood reviews.", "Trulia", sightline.TonePositive},
+		{"Trulia, owned by Zillow, is useful for neighborhood reviews.", "Zillow", sightline.ToneNeutral},
+		{"Some tools, for example Veil, Nord Harbor and Shieldly, have been criticised for hidden fees.", "Shieldly", sightline.ToneNegative},
 		// A larger network praises, as a wide one does.
 		{"Rover has the larger network of sitters.", "Rover", sightline.TonePositive},
 		{"Rover has a larger logo.", "Rover", sightline.ToneNeutral},

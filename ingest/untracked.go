@@ -946,6 +946,9 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	if to+1 < len(toks) && toks[to].w == "," && relativePronouns[word(toks, to+1)] {
 		return !p.ordinary // "Herman Miller, which acquired Fully"
 	}
+	if j := commaAsideEnd(toks, to); j > 0 && !p.ordinary && predicateVerbs[word(toks, j)] {
+		return true // "Trulia, owned by Zillow, is"
+	}
 	next := word(toks, to)
 	if !predicateVerbs[next] && !functionWords[next] && !geographicWords[next] && !stopNames[next] && next != "" && predicateVerbs[word(toks, to+1)] {
 		if p.to-p.from == 1 && p.from == firstWord(toks) && optionNouns[next] && strings.HasSuffix(next, "s") {
@@ -1109,6 +1112,26 @@ func afterAside(toks []token, k int) int {
 		}
 	}
 	return k
+}
+
+// commaAsideEnd returns the token after an aside of a few words that
+// opens with a comma at k and a word in lower case, and closes with the
+// next comma ("Trulia, owned by Zillow, is"), 0 when none does.
+func commaAsideEnd(toks []token, k int) int {
+	if k+1 >= len(toks) || toks[k].w != "," || toks[k+1].punct || !unicode.IsLower([]rune(toks[k+1].w)[0]) {
+		return 0 // "Veil, Nord Harbor and Shieldly, have": an enumeration
+	}
+	for j := k + 1; j < len(toks) && j-k <= 8; j++ {
+		if toks[j].punct {
+			if toks[j].w == "," && j > k+1 {
+				return j + 1
+			}
+			if toks[j].w != "." && toks[j].w != "-" {
+				return 0
+			}
+		}
+	}
+	return 0
 }
 
 // describedFrom returns the "the" opening lower-case words right before

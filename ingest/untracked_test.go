@@ -97,6 +97,10 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"category of products after an opening word", "Observability platforms help teams trace requests. Telehealth apps let you see a doctor.", nil},
 		{"plural verb after an opening word", "Dealerships charge more than either chain but use factory parts.", nil},
 		{"product after a name before its verb", "Avery labels are easy to print.", []string{"Avery"}},
+		// An aside set off by commas stands between a subject and its verb.
+		{"aside between a subject and its verb", "Trulia, owned by Square, is useful for neighborhood reviews. CeraVe, disponible en pharmacie, est une alternative économique.",
+			[]string{"Trulia", "Square", "CeraVe"}},
+		{"introductory phrase before a subject", "However, in most cases, it is cheaper.", nil},
 		// A Roman numeral is a model number like a digit: what follows it
 		// is the model's name, not the company's.
 		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",
