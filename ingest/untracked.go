@@ -798,7 +798,13 @@ func (e *extraction) prevItem(ui, k int) int {
 	if i >= 0 && toks[i].punct && (toks[i].w == "," || toks[i].w == "/") {
 		i--
 	}
-	if i == k-1 || i < 0 || toks[i].punct {
+	if i == k-1 || i < 0 {
+		return -1
+	}
+	if tierEnd(toks, i) == i+1 {
+		i-- // "Disney+ and Max": the item before ends in its paid tier
+	}
+	if i < 0 || toks[i].punct {
 		return -1
 	}
 	for _, p := range e.phrases(ui) {
@@ -852,14 +858,14 @@ func (e *extraction) coordinated(ui int, p phrase, seen map[string]bool) bool {
 		k = j
 	}
 	// Forwards: the item after the phrase.
-	i := p.to
+	i := tierEnd(toks, p.to)
 	if i < len(toks) && toks[i].punct && toks[i].w == "," {
 		i++
 	}
 	if w := word(toks, i); (w == "and" || w == "or") && i > p.to-1 {
 		i++
 	}
-	if i == p.to || i >= len(toks) {
+	if i == tierEnd(toks, p.to) || i >= len(toks) {
 		return false
 	}
 	for _, m := range e.tracked {
@@ -924,9 +930,6 @@ func (e *extraction) subject(ui int, p phrase) bool {
 		return false // "K-Cup coffee tastes": a kind of product before its noun
 	}
 	to := afterAside(toks, e.enumerationEnd(ui, p.to))
-	if to < len(toks) && toks[to].w == "+" && toks[to].start == toks[to-1].end {
-		to++ // "Grubhub+ comes": the brand's paid tier
-	}
 	if w := word(toks, to); w == "with" || w == "from" || w == "by" {
 		// "Chromecast with Google TV is": a name the subject comes with.
 		for _, q := range e.phrases(ui) {
@@ -1065,6 +1068,7 @@ func (e *extraction) possessor(ui int, p phrase) bool {
 func (e *extraction) enumerationEnd(ui, k int) int {
 	toks := e.tokens(ui)
 	for {
+		k = tierEnd(toks, k)
 		i := k
 		if word(toks, i) == "" && i < len(toks) && toks[i].w == "," {
 			i++
@@ -1094,6 +1098,15 @@ func (e *extraction) enumerationEnd(ui, k int) int {
 		}
 		k = next
 	}
+}
+
+// tierEnd returns the token after a "+" at k written right after a name,
+// its paid tier ("Grubhub+", "Disney+"), k when there is none.
+func tierEnd(toks []token, k int) int {
+	if k > 0 && k < len(toks) && toks[k].w == "+" && toks[k].start == toks[k-1].end {
+		return k + 1
+	}
+	return k
 }
 
 // afterAside returns the token after a parenthesis opening at k ("Wellfound

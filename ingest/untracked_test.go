@@ -101,6 +101,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"aside between a subject and its verb", "Trulia, owned by Square, is useful for neighborhood reviews. CeraVe, disponible en pharmacie, est une alternative économique.",
 			[]string{"Trulia", "Square", "CeraVe"}},
 		{"introductory phrase before a subject", "However, in most cases, it is cheaper.", nil},
+		// A paid tier's "+" is no break in an enumeration.
+		{"plan tiers in an enumeration", "Ubisoft+ and EA Play are worth considering. Disney+ and Max are the cheapest.",
+			[]string{"Ubisoft", "EA", "Disney", "Max"}},
 		// A Roman numeral is a model number like a digit: what follows it
 		// is the model's name, not the company's.
 		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",
