@@ -153,7 +153,7 @@ func (e *extraction) recogniseUntracked() []string {
 				}
 				switch {
 				case e.possessor(ui, p):
-				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial):
+				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial) && !e.besideCommonNoun(ui, p):
 				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial || e.pairedSubject(ui, p, seen)):
 				case pass == 0 && e.subject(ui, p):
 					if name := e.companyName(p); !seen[strings.ToLower(name)] {
@@ -795,7 +795,7 @@ func (e *extraction) prevItem(ui, k int) int {
 	if andWords[word(toks, i)] {
 		i--
 	}
-	if i >= 0 && toks[i].punct && (toks[i].w == "," || toks[i].w == "/") {
+	if i >= 0 && toks[i].punct && (toks[i].w == "," || toks[i].w == "/" && !e.acronymPair(toks, i)) {
 		i--
 	}
 	if i == k-1 || i < 0 {
@@ -879,6 +879,43 @@ func (e *extraction) coordinated(ui int, p phrase, seen map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// besideCommonNoun reports whether the phrase is enumerated with a common
+// noun in lower case: then the enumeration is of things, not brands
+// ("systems like HVAC and plumbing").
+func (e *extraction) besideCommonNoun(ui int, p phrase) bool {
+	toks := e.tokens(ui)
+	common := func(i int) bool {
+		if i < 0 || i >= len(toks) || toks[i].punct || functionWords[toks[i].w] || articles[toks[i].w] || stopNames[toks[i].w] {
+			return false
+		}
+		rs := e.d.text[toks[i].start:toks[i].end]
+		return !capitalised(rs) && !mixedCase(rs) && (isCommonWord(toks[i].w) || attributeWord(toks[i].w))
+	}
+	joins := func(i int) bool { return i >= 0 && i < len(toks) && andWords[word(toks, i)] }
+	// The noun is an item of its own: the enumeration ends after it, or
+	// it follows the cue ("like plumbing and HVAC"); not "starting with
+	// Optima and checking its plans".
+	ends := func(i int) bool { return i >= len(toks) || toks[i].punct }
+	opens := func(i int) bool {
+		return i < 0 || toks[i].punct || toks[i].w == "like" || toks[i].w == "as" || toks[i].w == "including"
+	}
+	after := tierEnd(toks, p.to)
+	return joins(after) && common(after+1) && ends(after+2) || joins(p.from-1) && common(p.from-2) && opens(p.from-3)
+}
+
+// acronymPair reports whether the slash at i joins two acronyms with no
+// space, one term ("CI/CD", "UI/UX") rather than two items.
+func (e *extraction) acronymPair(toks []token, i int) bool {
+	if i < 1 || i+1 >= len(toks) || toks[i-1].end != toks[i].start || toks[i+1].start != toks[i].end {
+		return false
+	}
+	short := func(t token) bool {
+		rs := e.d.text[t.start:t.end]
+		return !t.punct && len(rs) <= 4 && strings.ToUpper(string(rs)) == string(rs) && !hasDigit(rs)
+	}
+	return short(toks[i-1]) && short(toks[i+1])
 }
 
 // subject reports whether the phrase is the subject of its sentence or

@@ -104,6 +104,13 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// A paid tier's "+" is no break in an enumeration.
 		{"plan tiers in an enumeration", "Ubisoft+ and EA Play are worth considering. Disney+ and Max are the cheapest.",
 			[]string{"Ubisoft", "EA", "Disney", "Max"}},
+		// No enumeration of names: two acronyms joined by a slash, a city
+		// before a comma, names beside a common noun.
+		{"acronyms joined by a slash", "| Service | Free tier |\n|---|---|\n| Square | 2,000 min |\n| GitLab CI/CD | 400 min |\n",
+			[]string{"Square", "GitLab"}},
+		{"city before a comma", "Pour chercher un appartement à Lyon, Square reste le site de référence.", []string{"Square"}},
+		{"acronym beside a common noun", "Home warranties cover systems like HVAC and plumbing. Square is cheaper.", []string{"Square"}},
+		{"names after a bare comma", "Good picks are Zoho, Square, Pipedrive.", []string{"Zoho", "Square", "Pipedrive"}},
 		// A Roman numeral is a model number like a digit: what follows it
 		// is the model's name, not the company's.
 		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",

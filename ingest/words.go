@@ -210,7 +210,14 @@ var properNames = wordSet(`monday tuesday wednesday thursday friday saturday sun
 	sweden norway denmark finland poland ireland scotland wales england britain russia ukraine turkey israel
 	egypt nigeria kenya singapore indonesia philippines vietnam thailand malaysia pakistan bangladesh
 	london paris berlin madrid rome tokyo beijing sydney toronto vancouver chicago boston seattle dubai lima
-	miraflores california texas florida york francisco angeles
+	miraflores california texas florida york francisco angeles lyon marseille toulouse bordeaux lille
+	nantes strasbourg munich münchen hamburg cologne köln frankfurt stuttgart düsseldorf vienna wien zurich
+	zürich geneva genève brussels amsterdam rotterdam barcelona valencia seville sevilla málaga bilbao lisbon
+	lisboa porto milan milano turin torino naples napoli florence firenze venice venezia bologna dublin
+	edinburgh manchester birmingham glasgow prague warsaw budapest copenhagen stockholm oslo helsinki athens
+	istanbul montreal montréal calgary melbourne brisbane auckland atlanta dallas houston denver
+	miami orlando portland philadelphia detroit minneapolis bogotá bogota santiago buenos aires
+	cdmx monterrey guadalajara quito
 	north south east west northern southern eastern western central united states kingdom union european
 	latin asian african american european global international national regional local black`)
 
