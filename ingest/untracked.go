@@ -409,7 +409,7 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 	if p.from > lead+1 {
 		return phrase{}, false
 	}
-	if !e.endsLead(toks, p) {
+	if !e.endsLead(toks, p) && !(l.kind == lineHeading && e.optionHeading(ui, p)) {
 		return phrase{}, false
 	}
 	if e.labelLike(p) {
@@ -621,7 +621,14 @@ func (e *extraction) optionHeading(ui int, p phrase) bool {
 	case "vs", "versus":
 		return len(rest) > 1 && e.isNameToken(rest[1], true)
 	}
-	return false
+	// "### 3. NYX Can't Stop Won't Stop": the brand, then its product's
+	// name in capitalised words.
+	for _, t := range rest {
+		if t.punct || !capitalised(e.d.text[t.start:t.end]) {
+			return false
+		}
+	}
+	return true
 }
 
 // headerCells takes the cells after the first of a table header as brands

@@ -111,6 +111,10 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"city before a comma", "Pour chercher un appartement à Lyon, Square reste le site de référence.", []string{"Square"}},
 		{"acronym beside a common noun", "Home warranties cover systems like HVAC and plumbing. Square is cheaper.", []string{"Square"}},
 		{"names after a bare comma", "Good picks are Zoho, Square, Pipedrive.", []string{"Zoho", "Square", "Pipedrive"}},
+		// An option heading names its brand before a product name of
+		// capitalised words, contractions included.
+		{"heading naming a product", "## Best foundations\n\n### 1. Square True Match\nBlends easily.\n\n### 2. Maybelline Fit Me\nMatte.\n\n### 3. NYX Can't Stop Won't Stop\nFull coverage.\n",
+			[]string{"Square", "Maybelline", "NYX"}},
 		// A Roman numeral is a model number like a digit: what follows it
 		// is the model's name, not the company's.
 		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",
