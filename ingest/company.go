@@ -67,7 +67,9 @@ func (e *extraction) capitalisedAfterFirst(ui int, p phrase) bool {
 // name gives its maker: model numbers and product words go ("Moz Pro",
 // "Gel-Kayano 31"), and the first word stays when the rest names a product
 // ("Zoho CRM", "Bissell SpinWave", "CeraVe Moisturizing Cream") or the first
-// word is written alone elsewhere. Names ending in a company word ("O'Connell
+// word is written alone elsewhere. A firm's word ends the name ("Epic Games
+// Store"), and so do the words before a product name written alone
+// elsewhere ("Estée Lauder Double Wear" beside "Double Wear is"). Names ending in a company word ("O'Connell
 // Analytics", "Speakeasy Labs"), joined by "&" or "of", or made of ordinary
 // words ("Kicking Horse", "Capital One") stay whole.
 func (e *extraction) companyName(p phrase) string {
@@ -110,11 +112,27 @@ func (e *extraction) companyName(p phrase) string {
 		for _, t := range ts[first-1:] {
 			connected = connected || nameConnectors[t.w] || strings.Contains(t.w, "&")
 		}
+		firm := slices.IndexFunc(ts[first:len(ts)-1], func(t token) bool { return firmWords[t.w] })
+		product := 0 // the first word of a product name written alone elsewhere
+		if len(ts) > first+1 {
+			product = e.tailWrittenAlone(ts, first)
+		}
 		switch {
 		case first == 1 && e.citedSites[head.w] && !corporateWords[ts[len(ts)-1].w]:
 			ts = ts[:1] // "Level Lock" beside level.co: the site's owner and its product
 		case first == 1 && makers[head.w]:
 			ts = ts[:1] // "Google Analytics", "Microsoft Defender": the maker's product
+		case len(ts) == first+1 && head.w == second.w:
+			// "Nom Nom": a name that repeats its word
+		case firm >= 0:
+			ts = ts[:first+firm+1] // "Fenty Beauty Pro Filt'r", "Epic Games Store": the firm and its product
+		case product > 0:
+			// "Estée Lauder Double Wear" beside "Double Wear is": the
+			// words before the product's are the company's.
+			e.productTails[strings.ToLower(string(d.text[ts[product].start:ts[len(ts)-1].end]))] = string(d.text[ts[0].start:ts[product-1].end])
+			ts = ts[:product]
+		case len(ts) == first+1 && corporateWords[second.w] && !firmWords[second.w] && !head.poss && e.writtenAlone(text(head), second.w):
+			ts = ts[:first] // "Grafana Cloud" beside "Grafana dashboards": the maker's product line
 		case connected:
 			// "The Dental Clinic & GT Concept", "Bank of America"
 		case camelCase(text(second)) && !head.poss && !isCommonWord(head.w):
@@ -250,6 +268,34 @@ func ordinaryWords(ts []token) bool {
 		}
 	}
 	return true
+}
+
+// tailWrittenAlone returns the index of the first word of a product name
+// that ends the phrase ts after two words or more of the company's and is
+// written elsewhere in the answer by itself ("Double Wear is" beside
+// "Estée Lauder Double Wear"), 0 when there is none.
+func (e *extraction) tailWrittenAlone(ts []token, first int) int {
+	text := e.d.text
+	for m := first + 1; m < len(ts); m++ {
+		if nameConnectors[ts[m-1].w] || ts[m-1].punct || m == len(ts)-1 && corporateWords[ts[m].w] {
+			continue // "D'Arcy & Co" is one name
+		}
+		tail := text[ts[m].start:ts[len(ts)-1].end]
+		for i := 0; i+len(tail) <= len(text); i++ {
+			if i == ts[m].start || string(text[i:i+len(tail)]) != string(tail) ||
+				i > 0 && isWordRune(text[i-1]) || i+len(tail) < len(text) && isWordRune(text[i+len(tail)]) {
+				continue
+			}
+			if before := tokenize(text, max(0, i-40), i); len(before) > 0 {
+				b := before[len(before)-1]
+				if b.w == ts[m-1].w || !b.punct && capitalised(text[b.start:b.end]) {
+					continue // the whole name again, or part of another: "Wyze Cam" beside "Eufy Indoor Cam"
+				}
+			}
+			return m
+		}
+	}
+	return 0
 }
 
 // writtenAlone reports whether a word is written as a name elsewhere in the

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -166,7 +167,12 @@ func (e *extraction) recogniseUntracked() []string {
 			}
 		}
 	}
-	return names
+	// A product written alone is its company's, once that is named:
+	// "Double Wear is" beside "Estée Lauder Double Wear".
+	return slices.DeleteFunc(names, func(n string) bool {
+		company, ok := e.productTails[strings.ToLower(n)]
+		return ok && seen[strings.ToLower(company)] && !strings.EqualFold(company, n)
+	})
 }
 
 // phrase is a candidate name: tokens [from, to) of a sentence.

@@ -115,6 +115,17 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// capitalised words, contractions included.
 		{"heading naming a product", "## Best foundations\n\n### 1. Square True Match\nBlends easily.\n\n### 2. Maybelline Fit Me\nMatte.\n\n### 3. NYX Can't Stop Won't Stop\nFull coverage.\n",
 			[]string{"Square", "Maybelline", "NYX"}},
+		// A firm's word inside a name ends the firm's name; a name may
+		// repeat its word; a product's name written alone elsewhere leaves
+		// the company its maker's words, as a maker's name written alone
+		// leaves it out of a product line.
+		{"firm's word inside a name", "**Fenty Beauty Pro Filt'r** and **Rare Beauty Soft Pinch** are the two most recommended options.",
+			[]string{"Fenty Beauty", "Rare Beauty"}},
+		{"firm's word before a product word", "* **Epic Games Store:** Gives away free games.\n* **GOG:** DRM-free games.\n", []string{"Epic Games", "GOG"}},
+		{"name repeating its word", "* **Nom Nom:** Recipes by nutritionists.\n* **Ollie:** Cheaper.\n", []string{"Nom Nom", "Ollie"}},
+		{"product written alone", "**Estée Lauder Double Wear** is the most recommended option. Double Wear is famously long-wearing.", []string{"Estée Lauder"}},
+		{"maker written alone", "Popular options include Square, Grafana Cloud and Zoho. Grafana dashboards are easy to share.",
+			[]string{"Square", "Grafana", "Zoho"}},
 		// A Roman numeral is a model number like a digit: what follows it
 		// is the model's name, not the company's.
 		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",

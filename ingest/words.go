@@ -327,6 +327,14 @@ var corporateWords = wordSet(`labs lab inc co corp corporation company group ban
 	hq software supply workshop toolkit bench ledger digital hub plumbing roofing heating cooling electric
 	electrical landscaping construction cleaning movers realty dental optics`)
 
+// firmWords end a firm's name and never a product's: inside a name, what
+// follows them is the firm's product ("Epic Games Store", "Fenty Beauty
+// Pro Filt'r"). The other corporateWords ("cloud", "home") also name
+// product lines.
+var firmWords = wordSet(`labs lab inc co corp corporation company group games beauty cosmetics studios studio media
+	partners motors foods brands industries holdings entertainment pharmaceuticals apparel footwear athletics
+	airlines technologies`)
+
 // productWords are the model and line words of product names ("Pro",
 // "Max", "CRM"): a name followed by them names a product of that company.
 var productWords = wordSet(`pro max plus ultra mini air lite one go classic original premium essentials
