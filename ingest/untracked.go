@@ -1094,10 +1094,14 @@ func (e *extraction) capitalisedAt(toks []token, i int) bool {
 // the common noun after it, inside a sentence: "runs on T-Mobile's
 // network", "avoid Echelon's rowers". A person is a given name's phrase,
 // and places are known; what is left owning products and networks is a
-// company.
+// company. A word opening what follows a lead's separator opens a
+// sentence: "**Nextdoor** – Neighbors' recommendations".
 func (e *extraction) possessor(ui int, p phrase) bool {
 	toks := e.tokens(ui)
 	if p.ordinary || p.initial || !toks[p.to-1].poss || p.to >= len(toks) || toks[p.to].punct {
+		return false
+	}
+	if p.from > 0 && (toks[p.from-1].w == ":" || toks[p.from-1].w == "–" || toks[p.from-1].w == "—") {
 		return false
 	}
 	next := e.d.text[toks[p.to].start:toks[p.to].end]

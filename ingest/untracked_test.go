@@ -126,6 +126,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"product written alone", "**Estée Lauder Double Wear** is the most recommended option. Double Wear is famously long-wearing.", []string{"Estée Lauder"}},
 		{"maker written alone", "Popular options include Square, Grafana Cloud and Zoho. Grafana dashboards are easy to share.",
 			[]string{"Square", "Grafana", "Zoho"}},
+		// A capital after a lead's separator opens a sentence: no owner's name.
+		{"possessive opening an item's text", "- **Square** – Neighbors' recommendations are often the most trustworthy.\n- **Zoho** – Cheap.\n",
+			[]string{"Square", "Zoho"}},
 		// A Roman numeral is a model number like a digit: what follows it
 		// is the model's name, not the company's.
 		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",
