@@ -129,6 +129,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// A capital after a lead's separator opens a sentence: no owner's name.
 		{"possessive opening an item's text", "- **Square** – Neighbors' recommendations are often the most trustworthy.\n- **Zoho** – Cheap.\n",
 			[]string{"Square", "Zoho"}},
+		// Names enumerated as the subject of a verb in the plural.
+		{"plural verb after enumerated subjects", "If you'd rather hire a neighbor, Nextdoor and Care.com also list local pet sitters.",
+			[]string{"Nextdoor", "Care.com"}},
 		// A Roman numeral is a model number like a digit: what follows it
 		// is the model's name, not the company's.
 		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",

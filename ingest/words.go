@@ -383,7 +383,7 @@ var predicateVerbs = wordSet(`drew earned received faced published publishes not
 	stores store learns learn lacks lack can could will would may might should does do did also
 	tastes taste mixes lasts last holds hold comes come stands stand shows show trails trail
 	helps help rents rent tracks builds build syncs accepts accept allows allow lists focuses requires require
-	costs sends send pays pay hosts host sets lacks handles handle ` + foreignPredicateWords)
+	costs sends send pays pay hosts host sets lacks handles handle list track sync mix publish ` + foreignPredicateWords)
 
 // foreignPredicateWords are predicateVerbs of the other languages answers
 // come in: an English phrase before one is a name ("About You ist").
