@@ -531,10 +531,22 @@ func recommendationCue(toks []token, i int) bool {
 		// "le meilleur choix", "la mejor opción", "die beste Wahl": "the
 		// best choice" in the languages answers come in.
 		return foreignChoices[word(toks, i+1)] && !negated(toks, i)
+	case "meilleurs", "meilleures", "mejores", "melhores", "besten", "migliori":
+		// "una de las mejores opciones", "una delle scelte migliori": one
+		// of the best choices, the adjective before or after its noun.
+		return (foreignChoices[word(toks, i+1)] || foreignChoices[word(toks, i-1)]) && !negated(toks, i)
+	case "considerar", "considérer", "considerare":
+		// "una opción a considerar", "une option à considérer": worth
+		// considering.
+		switch word(toks, i-1) {
+		case "a", "à", "da":
+			return foreignChoices[word(toks, i-2)] && !negated(toks, i-2)
+		}
 	}
 	// "ist eine gute Wahl", "est un bon choix", "es una buena opción":
-	// "is a good choice" in the languages answers come in.
-	if goodChoices[w] && foreignGood[word(toks, i-1)] && foreignA[word(toks, i-2)] {
+	// "is a good choice" in the languages answers come in; after a lead's
+	// colon it goes without the article ("ConTe.it: ottima scelta").
+	if goodChoices[w] && foreignGood[word(toks, i-1)] && (foreignA[word(toks, i-2)] || i >= 2 && toks[i-2].w == ":") {
 		return !negated(toks, i-2)
 	}
 	return false

@@ -205,6 +205,14 @@ func TestExtractMentionType(t *testing.T) {
 		{"Fortuneo n'est pas un bon choix pour les cadres.", []string{"Fortuneo"}, "Fortuneo", sightline.MentionReference},
 		{"Pour la pâtisserie, Valrhona offre un bon rapport qualité-prix.", []string{"Valrhona"}, "Valrhona", sightline.MentionReference},
 		{"Zalando liefert schnell. Otto ist in Hamburg bekannter als in Berlin.", []string{"Otto", "Zalando"}, "Otto", sightline.MentionReference},
+		// "worth considering", "one of the best choices", a bare "great
+		// choice" and "a good alternative" in the languages answers come in.
+		{"Si priorizas la batería, el Motorola Edge 50 es una opción a considerar.", []string{"Motorola"}, "Motorola", sightline.MentionRecommendation},
+		{"Se cerchi una city car, la Dacia Sandero è una delle scelte migliori.", []string{"Dacia"}, "Dacia", sightline.MentionRecommendation},
+		{"Para viajar, Revolut es una de las mejores opciones.", []string{"Revolut"}, "Revolut", sightline.MentionRecommendation},
+		{"- **Zoho**: prezzi bassi.\n- **ConTe.it**: ottima scelta se vuoi la tutela legale.\n", []string{"ConTe.it", "Zoho"}, "ConTe.it", sightline.MentionRecommendation},
+		{"Para consultas rápidas, Mediquo es una buena alternativa.", []string{"Mediquo"}, "Mediquo", sightline.MentionRecommendation},
+		{"Hello bank! est une bonne alternative si vous voulez garder une agence.", []string{"Hello bank!"}, "Hello bank!", sightline.MentionRecommendation},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

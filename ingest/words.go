@@ -466,11 +466,13 @@ var foreignThan = wordSet(`que als dan che`)
 
 // foreignChoices are "choice" and "option" in the languages answers come in.
 var foreignChoices = wordSet(`choix option opción elección opção escolha wahl option scelta opzione keuze
-	rapport relación relação rapporto preis-leistungs-verhältnis`)
+	rapport relación relação rapporto preis-leistungs-verhältnis
+	options opciones elecciones opções escolhas scelte opzioni optionen`)
 
 // goodChoices are the choices a foreign "good" makes advice of: "un bon
 // choix", but not "un bon rapport qualité-prix", as "good value" is not.
-var goodChoices = wordSet(`choix option opción elección opção escolha wahl scelta opzione keuze`)
+var goodChoices = wordSet(`choix option opción elección opção escolha wahl scelta opzione keuze
+	alternative alternativa alternatief`)
 
 // foreignGood are "good" and "great" before a choice in the languages
 // answers come in: "eine gute Wahl", "un bon choix".
