@@ -539,6 +539,10 @@ func polarity(toks []token, i int) int {
 		case subject == "you'll":
 			p = readerConsequence("will", word(toks, i+2))
 		}
+	case "poco", "pouco", "peu", "wenig":
+		if littleCosts[prev] {
+			p = 1 // "costa poco, consuma poco": costs and uses little
+		}
 	case "much":
 		if prev == "as" && word(toks, i-2) == "times" {
 			p = -1 // "cost five times as much"

@@ -137,6 +137,9 @@ func TestExtractToneCues(t *testing.T) {
 		{"Trulia, owned by Zillow, is useful for neighborhood reviews.", "Trulia", sightline.TonePositive},
 		{"Trulia, owned by Zillow, is useful for neighborhood reviews.", "Zillow", sightline.ToneNeutral},
 		{"Some tools, for example Veil, Nord Harbor and Shieldly, have been criticised for hidden fees.", "Shieldly", sightline.ToneNegative},
+		// Costing or using little praises in any language; little else does not.
+		{"La Dacia Sandero costa poco, consuma poco e ha un bagagliaio ampio.", "Dacia", sightline.TonePositive},
+		{"Dacia offre poco spazio.", "Dacia", sightline.ToneNegative},
 		// A larger network praises, as a wide one does.
 		{"Rover has the larger network of sitters.", "Rover", sightline.TonePositive},
 		{"Rover has a larger logo.", "Rover", sightline.ToneNeutral},

@@ -615,6 +615,11 @@ var costVerbs = wordSet(`cost costs weigh weighs charge charges`)
 var wearVerbs = wordSet(`wear wears wore drain drains die dies break breaks fade fades degrade degrades compress compresses
 	flatten flattens peel peels`)
 
+// littleCosts are the verbs of cost and consumption in the languages
+// answers come in: "little" after them praises ("costa poco", "coûte peu",
+// "verbraucht wenig").
+var littleCosts = wordSet(`costa cuesta custa coûte kostet consuma consume consomme gasta verbraucht pesa pèse wiegt`)
+
 // lookVerbs say how something appears: "looks more expensive than its
 // price" praises.
 var lookVerbs = wordSet(`look looks looked feel feels felt seem seems`)
