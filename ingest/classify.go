@@ -545,8 +545,9 @@ func recommendationCue(toks []token, i int) bool {
 	}
 	// "ist eine gute Wahl", "est un bon choix", "es una buena opción":
 	// "is a good choice" in the languages answers come in; after a lead's
-	// colon it goes without the article ("ConTe.it: ottima scelta").
-	if goodChoices[w] && foreignGood[word(toks, i-1)] && (foreignA[word(toks, i-2)] || i >= 2 && toks[i-2].w == ":") {
+	// colon a choice goes without the article ("ConTe.it: ottima scelta"),
+	// not an option ("Tassimo: buena opción").
+	if goodChoices[w] && foreignGood[word(toks, i-1)] && (foreignA[word(toks, i-2)] || i >= 2 && toks[i-2].w == ":" && !optionWords[w]) {
 		return !negated(toks, i-2)
 	}
 	return false

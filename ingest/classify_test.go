@@ -213,6 +213,7 @@ func TestExtractMentionType(t *testing.T) {
 		{"- **Zoho**: prezzi bassi.\n- **ConTe.it**: ottima scelta se vuoi la tutela legale.\n", []string{"ConTe.it", "Zoho"}, "ConTe.it", sightline.MentionRecommendation},
 		{"Para consultas rápidas, Mediquo es una buena alternativa.", []string{"Mediquo"}, "Mediquo", sightline.MentionRecommendation},
 		{"Hello bank! est une bonne alternative si vous voulez garder une agence.", []string{"Hello bank!"}, "Hello bank!", sightline.MentionRecommendation},
+		{"- **Zoho**: cara.\n- **Tassimo**: buena opción si quieres bebidas con leche.\n", []string{"Tassimo", "Zoho"}, "Tassimo", sightline.MentionListing},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

@@ -474,6 +474,10 @@ var foreignChoices = wordSet(`choix option opción elección opção escolha wah
 var goodChoices = wordSet(`choix option opción elección opção escolha wahl scelta opzione keuze
 	alternative alternativa alternatief`)
 
+// optionWords are "option" in the languages answers come in: "a good
+// option" is weaker advice than "a good choice".
+var optionWords = wordSet(`option opción opção opzione optie`)
+
 // foreignGood are "good" and "great" before a choice in the languages
 // answers come in: "eine gute Wahl", "un bon choix".
 var foreignGood = wordSet(`gute guter gutes bon bonne buena buen boa bom ottima ottimo goede excellente excelente
