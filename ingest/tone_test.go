@@ -140,6 +140,8 @@ func TestExtractToneCues(t *testing.T) {
 		// Costing or using little praises in any language; little else does not.
 		{"La Dacia Sandero costa poco, consuma poco e ha un bagagliaio ampio.", "Dacia", sightline.TonePositive},
 		{"Dacia offre poco spazio.", "Dacia", sightline.ToneNegative},
+		// What worries people criticises.
+		{"ExpressVPN was acquired by Kape Technologies in 2021, which worries some privacy advocates.", "ExpressVPN", sightline.ToneNegative},
 		// A larger network praises, as a wide one does.
 		{"Rover has the larger network of sitters.", "Rover", sightline.TonePositive},
 		{"Rover has a larger logo.", "Rover", sightline.ToneNeutral},

@@ -266,7 +266,7 @@ var negativeWords = wordSet(`breach breached stolen flagged warning warnings sag
 	gritty upsells unjustifiable overrated slippery brittle irrégulière irrégulier irrégulièrement
 	cher chère wisselend duur slecht reclamações reclamação instabilidade reclamaciones caro cara
 	scarso scarsa poco deludente teuer schlecht unzuverlässig mandatory priciest probleme problemen problemas investigation investigated
-	probe recalled recall recalls fined penalty`)
+	probe recalled recall recalls fined penalty worries worrying alarming`)
 
 var abbreviations = wordSet(`e.g i.e vs v mr mrs ms dr prof sr jr st inc ltd co corp no nos approx fig ca cf al
 	u.s u.k e.u a.m p.m dept est ft mt vol pp jan feb mar apr jun jul aug sep sept oct nov dec`)
