@@ -539,6 +539,18 @@ func polarity(toks []token, i int) int {
 		case subject == "you'll":
 			p = readerConsequence("will", word(toks, i+2))
 		}
+	case "plenty", "lots", "tanta", "tanto", "tante", "tanti", "mucha", "mucho", "muchas", "muchos", "muita", "muito",
+		"muitas", "muitos", "beaucoup", "viel", "viele":
+		// "offre tanta tecnologia", "offers plenty of storage": much to
+		// have, unless it is a burden ("mucha publicidad").
+		if offerVerbs[prev] {
+			p = 1
+			for j := i + 1; j < len(toks) && j-i <= 3 && !toks[j].punct; j++ {
+				if burdens[toks[j].w] {
+					p = 0
+				}
+			}
+		}
 	case "poco", "pouco", "peu", "wenig":
 		if littleCosts[prev] {
 			p = 1 // "costa poco, consuma poco": costs and uses little

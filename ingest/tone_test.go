@@ -142,6 +142,10 @@ func TestExtractToneCues(t *testing.T) {
 		{"Dacia offre poco spazio.", "Dacia", sightline.ToneNegative},
 		// What worries people criticises.
 		{"ExpressVPN was acquired by Kape Technologies in 2021, which worries some privacy advocates.", "ExpressVPN", sightline.ToneNegative},
+		// Offering plenty praises, unless what it offers is a burden.
+		{"Hyundai offre tanta tecnologia a bordo.", "Hyundai", sightline.TonePositive},
+		{"Acme offers plenty of storage.", "Acme", sightline.TonePositive},
+		{"Xiaomi ofrece mucha publicidad.", "Xiaomi", sightline.ToneNeutral},
 		// A larger network praises, as a wide one does.
 		{"Rover has the larger network of sitters.", "Rover", sightline.TonePositive},
 		{"Rover has a larger logo.", "Rover", sightline.ToneNeutral},

@@ -673,7 +673,12 @@ var assortmentNouns = wordSet(`selection range menu menus catalog catalogue choi
 // burdens are what a product can add that the reader would rather not
 // have: "but includes ads".
 var burdens = wordSet(`ads ad adverts advertising upsells fee fees surcharge surcharges markup commission
-	commissions`)
+	commissions publicidad pubblicità publicité publicidade werbung`)
+
+// offerVerbs give the reader something: "offers", "has", "offre",
+// "ofrece", "bietet".
+var offerVerbs = wordSet(`offers offer has have gives give provides provide includes include offre offrent
+	ofrece ofrecen oferece oferecem ha hanno tiene tienen tem têm bietet bieten hat propose`)
 
 // surchargeVerbs put a margin on top of a price: "add a 3% margin".
 var surchargeVerbs = wordSet(`add adds added charge charges charged take takes apply applies`)
