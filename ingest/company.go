@@ -101,6 +101,9 @@ func (e *extraction) companyName(p phrase) string {
 		break
 	}
 	ts = ts[:n]
+	if len(ts) > 2 && nameArticles[ts[0].w] && p.initial && !strings.Contains(ts[1].w, "-") && e.articleBeforeNames(ts[0].w) {
+		ts = ts[1:] // "La Toyota Aygo X" where the answer writes "la Hyundai i10": the article of a make and model
+	}
 	first := 1
 	if len(ts) > 1 && nameArticles[ts[0].w] {
 		first = 2 // "La Roche-Posay", "Das Keyboard"
@@ -172,6 +175,18 @@ func (e *extraction) companyName(p phrase) string {
 		return maker
 	}
 	return name
+}
+
+// articleBeforeNames reports whether the answer writes the article w in
+// lower case before a capitalised word: "la Hyundai i10", "la Toleriane".
+func (e *extraction) articleBeforeNames(w string) bool {
+	toks := tokenize(e.d.text, 0, len(e.d.text))
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].w == w && !e.capitalisedAt(toks, i) && !toks[i+1].punct && e.capitalisedAt(toks, i+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // label reports whether a lead phrase is all of a bold label or list lead:

@@ -941,6 +941,13 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	}
 	// "the built-in Microsoft Defender is": the subject starts at "the".
 	lead := describedFrom(toks, p.from)
+	// "mentre la Hyundai i10 offre", ", la Fiat Panda è": an article of
+	// a Romance language before a make and model opens the subject (German
+	// capitalises every noun after its article).
+	if a := word(toks, lead-1); lead == p.from && lead >= 2 && romanceArticles[a] && !e.capitalisedAt(toks, lead-1) &&
+		(toks[lead-2].w == "," || andWords[word(toks, lead-2)] || butWords[word(toks, lead-2)] || whileWords[word(toks, lead-2)]) {
+		lead--
+	}
 	prev := word(toks, lead-1)
 	// A full stop before a name in lower case ("… Orly. easyJet propose")
 	// ends a sentence the rules join to the next.
@@ -949,7 +956,7 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	// "If you want espresso, a Breville Bambino is": an article opening
 	// the clause.
 	article := articles[prev] && lead-1 == firstWord(toks) || (prev == "a" || prev == "an") && lead >= 2 && toks[lead-2].w == ","
-	if !(lead == firstWord(toks) || prev == "and" || prev == "while" || prev == "but" || prev == "whereas" || prev == "that" ||
+	if !(lead == firstWord(toks) || andWords[prev] || whileWords[prev] || butWords[prev] || prev == "that" ||
 		prev == "then" || clauseStart || article) {
 		return false
 	}

@@ -132,6 +132,12 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// Names enumerated as the subject of a verb in the plural.
 		{"plural verb after enumerated subjects", "If you'd rather hire a neighbor, Nextdoor and Care.com also list local pet sitters.",
 			[]string{"Nextdoor", "Care.com"}},
+		// Romance languages put an article before a car's make and model:
+		// it opens the sentence or follows "mentre", and is no part of the
+		// name; "La Roche-Posay" keeps its own.
+		{"article before a make and model", "La Toyota Aygo X ha il cambio automatico, mentre la Hyundai i10 offre tanta tecnologia. Per la città, la Fiat Panda è perfetta.",
+			[]string{"Toyota", "Hyundai", "Fiat"}},
+		{"article of a name", "La Roche-Posay Toleriane est douce. Avène est plus riche que la Toleriane.", []string{"La Roche-Posay", "Avène"}},
 		// A Roman numeral is a model number like a digit: what follows it
 		// is the model's name, not the company's.
 		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",

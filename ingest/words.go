@@ -556,6 +556,10 @@ var notAdvice = wordSet(`worst last wrong only final weakest poorest riskiest`)
 // answers come in ("pero", "mais", "aunque").
 var butWords = wordSet(`but yet however pero mais mas porém porem ma maar aber allerdings jedoch cependant`)
 
+// whileWords open a clause set beside the one before, in English and the
+// other languages answers come in ("mentre la Hyundai i10 offre").
+var whileWords = wordSet(`while whereas mentre mientras enquanto während terwijl tandis`)
+
 var thoughWords = wordSet(`though although aunque embora obwohl hoewel`)
 
 // andWords join the items of an enumeration, in English and the other
@@ -570,6 +574,10 @@ var articles = wordSet(`the o os el los il lo gli het`)
 // complaint.
 var priceNouns = wordSet(`price prices pricing cost costs premium premiums fee fees rate rates renewal
 	subscription subscriptions precio precios tarifa tarifas preço preços prix tarif tarifs preis preise prezzi prezzo`)
+
+// romanceArticles are the definite articles of French, Spanish, Italian
+// and Portuguese, which come before a make and model ("la Fiat Panda").
+var romanceArticles = wordSet(`la le les el los las il lo gli o os a as`)
 
 // nameArticles open a multi-word brand name without naming a company on
 // their own ("La Roche-Posay", "Das Keyboard").
