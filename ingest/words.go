@@ -489,6 +489,9 @@ var foreignA = wordSet(`ein eine einen un une una uno um uma een`)
 // pickNouns name the answer's advice: "the top picks are A and B".
 var pickNouns = wordSet(`pick picks choice choices recommendation recommendations favorite favorites favourite favourites bets`)
 
+// readerPronouns are "you" in Italian and Portuguese, after "se" (if).
+var readerPronouns = wordSet(`você vocês tu voi lei`)
+
 // conditionWords open a condition on the claim after it: "If you …, A is".
 var conditionWords = wordSet(`if unless si wenn sofern`)
 
