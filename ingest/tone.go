@@ -385,6 +385,10 @@ func polarity(toks []token, i int) int {
 		if prev == "stands" || prev == "stand" || prev == "edges" || prev == "edge" || prev == "edged" {
 			p = 1 // "stands out", "edges out Nikon"
 		}
+	case "distingue", "distinguent", "destaca", "destacan", "destacam":
+		if prev == "se" || prev == "si" {
+			p = 1 // "se distingue", "se destaca": stands out
+		}
 	case "ahead":
 		if word(toks, i+1) == "of" {
 			p = 1 // "ahead of Nikon on autofocus"

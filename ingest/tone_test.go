@@ -146,6 +146,9 @@ func TestExtractToneCues(t *testing.T) {
 		{"Hyundai offre tanta tecnologia a bordo.", "Hyundai", sightline.TonePositive},
 		{"Acme offers plenty of storage.", "Acme", sightline.TonePositive},
 		{"Xiaomi ofrece mucha publicidad.", "Xiaomi", sightline.ToneNeutral},
+		// Standing out praises in the languages answers come in.
+		{"Bien'ici se distingue par sa carte interactive.", "Bien'ici", sightline.TonePositive},
+		{"Rappi se destaca por su rapidez.", "Rappi", sightline.TonePositive},
 		// A larger network praises, as a wide one does.
 		{"Rover has the larger network of sitters.", "Rover", sightline.TonePositive},
 		{"Rover has a larger logo.", "Rover", sightline.ToneNeutral},
