@@ -1019,6 +1019,9 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	if next == "also" {
 		next = word(toks, to+1)
 	}
+	if next == "se" && !p.ordinary && !readerIf(toks, to) && to+1 < len(toks) && !toks[to+1].punct && !e.capitalisedAt(toks, to+1) {
+		return true // "Bien'ici se distingue": a reflexive verb of French, Spanish or Portuguese
+	}
 	if e.citedSites[toks[p.from].w] && next != "" && !e.capitalisedAt(toks, to) && !functionWords[next] {
 		return true // "Level Lock+ hides …" beside level.co: the site's owner
 	}

@@ -138,6 +138,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"article before a make and model", "La Toyota Aygo X ha il cambio automatico, mentre la Hyundai i10 offre tanta tecnologia. Per la città, la Fiat Panda è perfetta.",
 			[]string{"Toyota", "Hyundai", "Fiat"}},
 		{"article of a name", "La Roche-Posay Toleriane est douce. Avène est plus riche que la Toleriane.", []string{"La Roche-Posay", "Avène"}},
+		// A name before a reflexive verb of French, Spanish or Portuguese.
+		{"subject of a reflexive verb", "Bien'ici se distingue par sa carte interactive. Rappi se destaca por su rapidez.", []string{"Bien'ici", "Rappi"}},
 		// A Roman numeral is a model number like a digit: what follows it
 		// is the model's name, not the company's.
 		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",
