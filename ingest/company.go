@@ -127,6 +127,9 @@ func (e *extraction) companyName(p phrase) string {
 			ts = ts[:1] // "Google Analytics", "Microsoft Defender": the maker's product
 		case len(ts) == first+1 && head.w == second.w:
 			// "Nom Nom": a name that repeats its word
+		case e.collaboration(toks, p.to):
+			// "Herman Miller x Logitech G Embody": the first brand whole,
+			// the product's name follows the second
 		case firm >= 0:
 			ts = ts[:first+firm+1] // "Fenty Beauty Pro Filt'r", "Epic Games Store": the firm and its product
 		case product > 0:
@@ -175,6 +178,12 @@ func (e *extraction) companyName(p phrase) string {
 		return maker
 	}
 	return name
+}
+
+// collaboration reports whether the phrase ending before token i is the
+// first brand of a collaboration: "x" and a capitalised name follow.
+func (e *extraction) collaboration(toks []token, i int) bool {
+	return i+1 < len(toks) && (toks[i].w == "x" || toks[i].w == "×") && !toks[i+1].punct && e.capitalisedAt(toks, i+1)
 }
 
 // articleBeforeNames reports whether the answer writes the article w in

@@ -140,6 +140,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"article of a name", "La Roche-Posay Toleriane est douce. Avène est plus riche que la Toleriane.", []string{"La Roche-Posay", "Avène"}},
 		// A name before a reflexive verb of French, Spanish or Portuguese.
 		{"subject of a reflexive verb", "Bien'ici se distingue par sa carte interactive. Rappi se destaca por su rapidez.", []string{"Bien'ici", "Rappi"}},
+		// A collaboration "A x B" names two brands, the first whole.
+		{"collaboration of two brands", "**Top choices**\n* **Square Titan Evo:** Comfortable.\n* **Herman Miller x Logitech G Embody:** Best for posture.\n* **BP Hero:** Firm.\n",
+			[]string{"Square", "Herman Miller", "Logitech", "BP"}},
 		// A Roman numeral is a model number like a digit: what follows it
 		// is the model's name, not the company's.
 		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",

@@ -566,8 +566,9 @@ var whileWords = wordSet(`while whereas mentre mientras enquanto während terwij
 var thoughWords = wordSet(`though although aunque embora obwohl hoewel`)
 
 // andWords join the items of an enumeration, in English and the other
-// languages answers come in ("Sixt, Europcar y Centauro").
-var andWords = wordSet(`and or y e et und ou o oder`)
+// languages answers come in ("Sixt, Europcar y Centauro"), and the brands
+// of a collaboration ("Herman Miller x Logitech").
+var andWords = wordSet(`and or y e et und ou o oder x ×`)
 
 // articles open a name phrase without being part of it ("O Nubank", "El
 // Corte Inglés" keeps its own capital "El" only when written as a name).
