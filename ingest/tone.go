@@ -337,6 +337,15 @@ func polarity(toks []token, i int) int {
 	if w == "" {
 		return 0
 	}
+	if costNouns[w] {
+		// "at no extra cost", "no setup fee", "sin coste adicional": what
+		// the reader does not pay.
+		for j := i - 1; j >= 0 && i-j <= 3 && !toks[j].punct; j-- {
+			if noneWords[toks[j].w] {
+				return 1
+			}
+		}
+	}
 	p := 0
 	switch {
 	case positiveWords[w] && limitedTo(toks, i):

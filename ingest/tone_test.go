@@ -149,6 +149,10 @@ func TestExtractToneCues(t *testing.T) {
 		// Standing out praises in the languages answers come in.
 		{"Bien'ici se distingue par sa carte interactive.", "Bien'ici", sightline.TonePositive},
 		{"Rappi se destaca por su rapidez.", "Rappi", sightline.TonePositive},
+		// No extra cost praises, in any language.
+		{"Apple Music also streams lossless at no extra cost.", "Apple", sightline.TonePositive},
+		{"Con seguro, Sanitas te permite reservar sin coste adicional.", "Sanitas", sightline.TonePositive},
+		{"Zoho charges no setup fee.", "Zoho", sightline.TonePositive},
 		// A larger network praises, as a wide one does.
 		{"Rover has the larger network of sitters.", "Rover", sightline.TonePositive},
 		{"Rover has a larger logo.", "Rover", sightline.ToneNeutral},

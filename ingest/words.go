@@ -687,6 +687,14 @@ var assortmentNouns = wordSet(`selection range menu menus catalog catalogue choi
 var burdens = wordSet(`ads ad adverts advertising upsells fee fees surcharge surcharges markup commission
 	commissions publicidad pubblicità publicité publicidade werbung`)
 
+// costNouns are what a reader pays, in the languages answers come in.
+var costNouns = wordSet(`cost costs fee fees charge charges surcharge coste costes costo costi custo custos frais
+	kosten aufpreis gebühr gebühren gastos cargo cargos comisión comisiones commission commissions`)
+
+// noneWords before a cost say the reader pays none: "no extra cost", "sin
+// coste", "sans frais", "ohne Aufpreis".
+var noneWords = wordSet(`no without zero sin sans senza sem ohne keine`)
+
 // offerVerbs give the reader something: "offers", "has", "offre",
 // "ofrece", "bietet".
 var offerVerbs = wordSet(`offers offer has have gives give provides provide includes include offre offrent
