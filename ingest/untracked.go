@@ -153,7 +153,7 @@ func (e *extraction) recogniseUntracked() []string {
 					continue
 				}
 				switch {
-				case e.possessor(ui, p):
+				case e.possessor(ui, p), e.ownerAfterOf(ui, p):
 				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial) && !e.besideCommonNoun(ui, p):
 				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial || e.pairedSubject(ui, p, seen)):
 				case pass == 0 && e.subject(ui, p):
@@ -1124,6 +1124,19 @@ func (e *extraction) possessor(ui int, p phrase) bool {
 		}
 	}
 	return true
+}
+
+// ownerAfterOf reports whether a phrase of a word no dictionary holds owns
+// the noun before the Romance "of" ahead of it: "la app de Sanitas" (the
+// app of Sanitas), or the noun left out after an article in an
+// enumeration, "o la de Quirónsalud".
+func (e *extraction) ownerAfterOf(ui int, p phrase) bool {
+	toks := e.tokens(ui)
+	if p.ordinary || p.initial || p.from < 2 || !romanceOf[word(toks, p.from-1)] || e.placeOrPerson(p) {
+		return false
+	}
+	prev := word(toks, p.from-2)
+	return companyNoun(prev) || romanceCompanyNouns[prev] || romanceArticles[prev] && p.from >= 3 && andWords[word(toks, p.from-3)]
 }
 
 // enumerationEnd returns the token after the names enumerated from token

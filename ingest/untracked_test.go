@@ -143,6 +143,10 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// A collaboration "A x B" names two brands, the first whole.
 		{"collaboration of two brands", "**Top choices**\n* **Square Titan Evo:** Comfortable.\n* **Herman Miller x Logitech G Embody:** Best for posture.\n* **BP Hero:** Firm.\n",
 			[]string{"Square", "Herman Miller", "Logitech", "BP"}},
+		// A Romance "the app of X" names X's company, and so does "the one
+		// of Y" after it.
+		{"owner after a Romance of", "Si tienes seguro, la app de Sanitas o la de Quirónsalud te permiten reservar. La crème de Madrid est bonne.",
+			[]string{"Sanitas", "Quirónsalud"}},
 		// A Roman numeral is a model number like a digit: what follows it
 		// is the model's name, not the company's.
 		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",

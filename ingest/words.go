@@ -410,6 +410,15 @@ var companyNouns = wordSet(`user customer seller shopper member subscriber owner
 	website site ecosystem price deal gift subscription plan membership order delivery fee
 	brand model lineup range catalog catalogue`)
 
+// romanceOf are "of" in French, Spanish, Italian and Portuguese: "la app
+// de Sanitas" is Sanitas's app.
+var romanceOf = wordSet(`de di da do du del della dello des dos das`)
+
+// romanceCompanyNouns are companyNouns of French, Spanish, Italian and
+// Portuguese: "la tienda de Zara".
+var romanceCompanyNouns = wordSet(`aplicación aplicación aplicativo applicazione tienda tiendas negozio loja boutique
+	magasin tarjeta tarjetas carte cartão carta sitio sito web página clientes cliente clients tarifa tarifas`)
+
 // objectStarts open what a verb acts on: a plain-word brand before "carries
 // a" or "sells the" is the subject of that verb.
 var objectStarts = wordSet(`a an the its their more most over all every some many few`)
