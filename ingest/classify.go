@@ -86,6 +86,9 @@ func (e *extraction) view(ui int) *sentenceView {
 			boundary = true
 		case !t.punct && i > 0:
 			kind = clauseKind(t.w)
+			if thoughPairs[t.w+" "+word(toks, i+1)] {
+				kind = 't' // "anche se", "auch wenn", "même si": though
+			}
 			if t.w == "mais" && toks[i-1].w != "," {
 				kind = 0 // Portuguese "mais" is "more"; French "mais" follows a comma
 			}

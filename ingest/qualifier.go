@@ -53,7 +53,7 @@ func conditionalCue(toks []token, i int) bool {
 			return true
 		}
 	case "unless", "depending", "whenever", "si", "wenn", "sofern":
-		return true // and "if" of other languages
+		return !thoughPairs[word(toks, i-1)+" "+t.w] // and "if" of other languages, not "auch wenn" (though)
 	case "se":
 		return readerIf(toks, i)
 	case "als":

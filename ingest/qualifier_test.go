@@ -29,6 +29,8 @@ func TestExtractQualifier(t *testing.T) {
 		{"O Babbel é melhor, e recomendo começar por ele se você tem um objetivo profissional.", []string{"Babbel"}, "Babbel", sightline.QualifierConditional},
 		{"Se quiser praticar com professores, experimente o Preply.", []string{"Preply"}, "Preply", sightline.QualifierConditional},
 		{"Bien'ici se distingue par sa carte interactive.", []string{"Bien'ici"}, "Bien'ici", sightline.QualifierDirect},
+		{"Hellmann ist flexibel, auch wenn die Preise teuer sind.", []string{"Hellmann"}, "Hellmann", sightline.QualifierDirect},
+		{"Boursorama est pratique, même si les frais sont élevés.", []string{"Boursorama"}, "Boursorama", sightline.QualifierDirect},
 	}
 	for _, c := range cases {
 		t.Run(c.brand+": "+c.text, func(t *testing.T) {

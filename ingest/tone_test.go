@@ -153,6 +153,11 @@ func TestExtractToneCues(t *testing.T) {
 		{"Apple Music also streams lossless at no extra cost.", "Apple", sightline.TonePositive},
 		{"Con seguro, Sanitas te permite reservar sin coste adicional.", "Sanitas", sightline.TonePositive},
 		{"Zoho charges no setup fee.", "Zoho", sightline.TonePositive},
+		// "though" of two words in other languages leaves the main clause
+		// to decide.
+		{"- **Allianz Direct**: copertura solida, anche se più cara delle altre.\n- **Zoho**: ok.\n", "Allianz Direct", sightline.TonePositive},
+		{"Hellmann ist flexibel, auch wenn die Preise teuer sind.", "Hellmann", sightline.TonePositive},
+		{"Boursorama est pratique, même si les frais sont chers.", "Boursorama", sightline.TonePositive},
 		// A larger network praises, as a wide one does.
 		{"Rover has the larger network of sitters.", "Rover", sightline.TonePositive},
 		{"Rover has a larger logo.", "Rover", sightline.ToneNeutral},

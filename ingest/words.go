@@ -250,7 +250,7 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	useful saves économique économiques económico económica económicos económicas economico economica
 	economici economiche econômico econômica perfetta perfetto perfecta perfecto perfeita perfeito parfait
 	parfaite perfekt semplice sencillo sencilla einfach completa completo complète komplett flexibel
-	flessibile précis précise précises preciso precisa mieux`)
+	flessibile précis précise précises preciso precisa mieux solida solido sólida sólido`)
 
 var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
 	complaints hikes hike upselling outages outage caps heavy louder icier firmer pricier noisy noisier
@@ -571,6 +571,11 @@ var butWords = wordSet(`but yet however pero mais mas porém porem ma maar aber 
 // whileWords open a clause set beside the one before, in English and the
 // other languages answers come in ("mentre la Hyundai i10 offre").
 var whileWords = wordSet(`while whereas mentre mientras enquanto während terwijl tandis`)
+
+// thoughPairs are "though" of two words in the other languages answers
+// come in.
+var thoughPairs = map[string]bool{"anche se": true, "auch wenn": true, "même si": true, "bien que": true,
+	"si bien": true, "mesmo que": true, "ainda que": true, "ook al": true}
 
 var thoughWords = wordSet(`though although aunque embora obwohl hoewel`)
 
