@@ -619,7 +619,7 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 					return true
 				}
 			}
-			if next := word(toks, i+1); (next == "both" || next == "all" || next == "these" || next == "any" || next == "the" && word(toks, i+2) == "others") && (v.clause[i] == c || v.firstBrand() == k) {
+			if next := word(toks, i+1); (next == "both" || next == "all" || next == "these" || next == "any" && !anyOfAKind(toks, i+1) || next == "the" && word(toks, i+2) == "others") && (v.clause[i] == c || v.firstBrand() == k) {
 				return true // "than both", "than all of these": the brands named
 			}
 			// "costs more than the Octavia": a product of another brand.
@@ -736,6 +736,17 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 	return false
 }
 
+// anyOfAKind reports whether "any" at i opens a kind of product rather
+// than the brands named: "than any racing-style seat", not "than any
+// other" or "than any of them".
+func anyOfAKind(toks []token, i int) bool {
+	switch next := word(toks, i+1); {
+	case word(toks, i) != "any", next == "", next == "other", next == "others", next == "of", next == "one":
+		return false
+	}
+	return true
+}
+
 // nameEnd is the last token of the brand name starting at k.
 func (v *sentenceView) nameEnd(k int) int {
 	j := k
@@ -837,7 +848,7 @@ func (v *sentenceView) thanOther(i int) bool {
 	for t < len(v.toks) && t-i <= 8 && !v.toks[t].punct && v.toks[t].w != "than" {
 		t++
 	}
-	if word(v.toks, t) != "than" || namedOthers[word(v.toks, t+1)] {
+	if word(v.toks, t) != "than" || namedOthers[word(v.toks, t+1)] && !anyOfAKind(v.toks, t+1) {
 		return false // "more supportive than either"
 	}
 	for j := t + 1; j < len(v.toks) && j <= t+3; j++ {

@@ -38,6 +38,10 @@ func TestExtractMentionType(t *testing.T) {
 		{"- Seiko 5 – Tough.\n- Orient Bambino – A dressy automatic that looks far more expensive than its $180 price.\n", []string{"Orient", "Seiko"}, "Orient", sightline.MentionListing},
 		{"Garmin is accurate. Strava is better for logging runs than Garmin.", []string{"Strava", "Garmin"}, "Strava", sightline.MentionComparison},
 		{"Garmin is accurate. Strava is better for logging runs than on Garmin.", []string{"Strava", "Garmin"}, "Strava", sightline.MentionComparison},
+		// "than any" with a noun measures against a kind of product, "than
+		// any other" against the brands named.
+		{"Secretlab is loud. An office chair like the Steelcase Gesture is a better investment than any racing-style seat.", []string{"Steelcase", "Secretlab"}, "Steelcase", sightline.MentionExample},
+		{"Secretlab is loud. Steelcase is quieter than any other chair here.", []string{"Steelcase", "Secretlab"}, "Steelcase", sightline.MentionComparison},
 		{"Keen and Merrell are light. For heavy loads, Lowa and Salomon are more supportive than either.", []string{"Lowa", "Keen", "Merrell", "Salomon"}, "Lowa", sightline.MentionComparison},
 		// "remain" and "stay" say the comparative of their subject.
 		{"Brave blocks trackers. Chrome and Edge remain less private by default.", []string{"Edge", "Brave", "Chrome"}, "Edge", sightline.MentionComparison},
