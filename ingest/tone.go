@@ -234,7 +234,8 @@ func measuredAgainst(toks []token, i int) bool {
 	if (word(toks, j) == "to" || word(toks, j) == "with") && likenessWords[word(toks, j-1)] {
 		return true // "similar to the LG C4"
 	}
-	return word(toks, j) == "than" || word(toks, j) == "as" && asBefore(toks, j)
+	return word(toks, j) == "than" || word(toks, j) == "as" && asBefore(toks, j) ||
+		foreignThan[word(toks, j)] && foreignComparative(toks, j) // "mejor que Doctoralia"
 }
 
 // afterThan reports whether the brand at k stands after "than" following

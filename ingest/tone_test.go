@@ -229,3 +229,14 @@ func TestExtractSubjectBeforeAside(t *testing.T) {
 		t.Errorf("brands %q, want %q", names, want)
 	}
 }
+
+// TestExtractToneAgainstForeignThan checks that a brand after the "than"
+// of another language ("mejor que Doctoralia") is what the comparison
+// measures against, so the clause speaks of its subject.
+func TestExtractToneAgainstForeignThan(t *testing.T) {
+	t.Parallel()
+	text := "Top Doctors selecciona a menos especialistas, pero todos pasan un proceso de validación, así que es mejor que Doctoralia si buscas un médico."
+	if got := firstMention(t, text, []string{"Top Doctors", "Doctoralia"}, "Top Doctors"); got.Tone != sightline.TonePositive {
+		t.Errorf("tone of Top Doctors = %s, want positive", got.Tone)
+	}
+}
