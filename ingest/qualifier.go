@@ -16,8 +16,8 @@ func (e *extraction) conditional(v *sentenceView, k int) bool {
 		about[ci] = -1
 	}
 	for i, b := range v.brandAt {
-		if b >= 0 && about[v.clause[i]] != brand {
-			about[v.clause[i]] = b
+		if b >= 0 && about[v.clause[i]] != brand && (b == brand || !measuredAgainst(toks, i)) {
+			about[v.clause[i]] = b // not "better than Freshdesk if …": the clause is still its subject's
 		}
 	}
 	// A clause without a brand continues the one before it.

@@ -30,6 +30,9 @@ func TestExtractQualifier(t *testing.T) {
 		{"Se quiser praticar com professores, experimente o Preply.", []string{"Preply"}, "Preply", sightline.QualifierConditional},
 		{"Bien'ici se distingue par sa carte interactive.", []string{"Bien'ici"}, "Bien'ici", sightline.QualifierDirect},
 		{"Hellmann ist flexibel, auch wenn die Preise teuer sind.", []string{"Hellmann"}, "Hellmann", sightline.QualifierDirect},
+		// A brand a comparison measures against does not own the clause.
+		{"Top Doctors selecciona a menos especialistas, así que es mejor que Doctoralia si buscas un médico.", []string{"Top Doctors", "Doctoralia"}, "Top Doctors", sightline.QualifierConditional},
+		{"Zendesk is pricey, so it is better than Freshdesk only if you have a big team.", []string{"Zendesk", "Freshdesk"}, "Zendesk", sightline.QualifierConditional},
 		{"Boursorama est pratique, même si les frais sont élevés.", []string{"Boursorama"}, "Boursorama", sightline.QualifierDirect},
 	}
 	for _, c := range cases {
