@@ -138,6 +138,7 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"article before a make and model", "La Toyota Aygo X ha il cambio automatico, mentre la Hyundai i10 offre tanta tecnologia. Per la città, la Fiat Panda è perfetta.",
 			[]string{"Toyota", "Hyundai", "Fiat"}},
 		{"article of a name", "La Roche-Posay Toleriane est douce. Avène est plus riche que la Toleriane.", []string{"La Roche-Posay", "Avène"}},
+		{"English as before a person", "Omnisend is cheaper for small lists, as Tobi Lütke noted in a 2024 podcast.", []string{"Omnisend"}},
 		// A name before a reflexive verb of French, Spanish or Portuguese.
 		{"subject of a reflexive verb", "Bien'ici se distingue par sa carte interactive. Rappi se destaca por su rapidez.", []string{"Bien'ici", "Rappi"}},
 		// A collaboration "A x B" names two brands, the first whole.

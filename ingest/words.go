@@ -594,8 +594,9 @@ var priceNouns = wordSet(`price prices pricing cost costs premium premiums fee f
 	subscription subscriptions precio precios tarifa tarifas preço preços prix tarif tarifs preis preise prezzi prezzo`)
 
 // romanceArticles are the definite articles of French, Spanish, Italian
-// and Portuguese, which come before a make and model ("la Fiat Panda").
-var romanceArticles = wordSet(`la le les el los las il lo gli o os a as`)
+// and Portuguese, which come before a make and model ("la Fiat Panda");
+// not Portuguese "a" and "as", English words too.
+var romanceArticles = wordSet(`la le les el los las il lo gli o os`)
 
 // nameArticles open a multi-word brand name without naming a company on
 // their own ("La Roche-Posay", "Das Keyboard").
