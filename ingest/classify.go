@@ -86,6 +86,9 @@ func (e *extraction) view(ui int) *sentenceView {
 			boundary = true
 		case !t.punct && i > 0:
 			kind = clauseKind(t.w)
+			if thoughPairs[t.w+" "+word(toks, i+1)] {
+				kind = 't' // "anche se", "auch wenn", "même si": though
+			}
 			if t.w == "mais" && toks[i-1].w != "," {
 				kind = 0 // Portuguese "mais" is "more"; French "mais" follows a comma
 			}
@@ -531,10 +534,23 @@ func recommendationCue(toks []token, i int) bool {
 		// "le meilleur choix", "la mejor opción", "die beste Wahl": "the
 		// best choice" in the languages answers come in.
 		return foreignChoices[word(toks, i+1)] && !negated(toks, i)
+	case "meilleurs", "meilleures", "mejores", "melhores", "besten", "migliori":
+		// "una de las mejores opciones", "una delle scelte migliori": one
+		// of the best choices, the adjective before or after its noun.
+		return (foreignChoices[word(toks, i+1)] || foreignChoices[word(toks, i-1)]) && !negated(toks, i)
+	case "considerar", "considérer", "considerare":
+		// "una opción a considerar", "une option à considérer": worth
+		// considering.
+		switch word(toks, i-1) {
+		case "a", "à", "da":
+			return foreignChoices[word(toks, i-2)] && !negated(toks, i-2)
+		}
 	}
 	// "ist eine gute Wahl", "est un bon choix", "es una buena opción":
-	// "is a good choice" in the languages answers come in.
-	if goodChoices[w] && foreignGood[word(toks, i-1)] && foreignA[word(toks, i-2)] {
+	// "is a good choice" in the languages answers come in; after a lead's
+	// colon a choice goes without the article ("ConTe.it: ottima scelta"),
+	// not an option ("Tassimo: buena opción").
+	if goodChoices[w] && foreignGood[word(toks, i-1)] && (foreignA[word(toks, i-2)] || i >= 2 && toks[i-2].w == ":" && !optionWords[w]) {
 		return !negated(toks, i-2)
 	}
 	return false
@@ -603,7 +619,7 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 					return true
 				}
 			}
-			if next := word(toks, i+1); (next == "both" || next == "all" || next == "these" || next == "any" || next == "the" && word(toks, i+2) == "others") && (v.clause[i] == c || v.firstBrand() == k) {
+			if next := word(toks, i+1); (next == "both" || next == "all" || next == "these" || next == "any" && !anyOfAKind(toks, i+1) || next == "the" && word(toks, i+2) == "others") && (v.clause[i] == c || v.firstBrand() == k) {
 				return true // "than both", "than all of these": the brands named
 			}
 			// "costs more than the Octavia": a product of another brand.
@@ -720,6 +736,17 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 	return false
 }
 
+// anyOfAKind reports whether "any" at i opens a kind of product rather
+// than the brands named: "than any racing-style seat", not "than any
+// other" or "than any of them".
+func anyOfAKind(toks []token, i int) bool {
+	switch next := word(toks, i+1); {
+	case word(toks, i) != "any", next == "", next == "other", next == "others", next == "of", next == "one":
+		return false
+	}
+	return true
+}
+
 // nameEnd is the last token of the brand name starting at k.
 func (v *sentenceView) nameEnd(k int) int {
 	j := k
@@ -821,7 +848,7 @@ func (v *sentenceView) thanOther(i int) bool {
 	for t < len(v.toks) && t-i <= 8 && !v.toks[t].punct && v.toks[t].w != "than" {
 		t++
 	}
-	if word(v.toks, t) != "than" || namedOthers[word(v.toks, t+1)] {
+	if word(v.toks, t) != "than" || namedOthers[word(v.toks, t+1)] && !anyOfAKind(v.toks, t+1) {
 		return false // "more supportive than either"
 	}
 	for j := t + 1; j < len(v.toks) && j <= t+3; j++ {

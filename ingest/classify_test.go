@@ -38,6 +38,10 @@ func TestExtractMentionType(t *testing.T) {
 		{"- Seiko 5 – Tough.\n- Orient Bambino – A dressy automatic that looks far more expensive than its $180 price.\n", []string{"Orient", "Seiko"}, "Orient", sightline.MentionListing},
 		{"Garmin is accurate. Strava is better for logging runs than Garmin.", []string{"Strava", "Garmin"}, "Strava", sightline.MentionComparison},
 		{"Garmin is accurate. Strava is better for logging runs than on Garmin.", []string{"Strava", "Garmin"}, "Strava", sightline.MentionComparison},
+		// "than any" with a noun measures against a kind of product, "than
+		// any other" against the brands named.
+		{"Secretlab is loud. An office chair like the Steelcase Gesture is a better investment than any racing-style seat.", []string{"Steelcase", "Secretlab"}, "Steelcase", sightline.MentionExample},
+		{"Secretlab is loud. Steelcase is quieter than any other chair here.", []string{"Steelcase", "Secretlab"}, "Steelcase", sightline.MentionComparison},
 		{"Keen and Merrell are light. For heavy loads, Lowa and Salomon are more supportive than either.", []string{"Lowa", "Keen", "Merrell", "Salomon"}, "Lowa", sightline.MentionComparison},
 		// "remain" and "stay" say the comparative of their subject.
 		{"Brave blocks trackers. Chrome and Edge remain less private by default.", []string{"Edge", "Brave", "Chrome"}, "Edge", sightline.MentionComparison},
@@ -205,6 +209,15 @@ func TestExtractMentionType(t *testing.T) {
 		{"Fortuneo n'est pas un bon choix pour les cadres.", []string{"Fortuneo"}, "Fortuneo", sightline.MentionReference},
 		{"Pour la pâtisserie, Valrhona offre un bon rapport qualité-prix.", []string{"Valrhona"}, "Valrhona", sightline.MentionReference},
 		{"Zalando liefert schnell. Otto ist in Hamburg bekannter als in Berlin.", []string{"Otto", "Zalando"}, "Otto", sightline.MentionReference},
+		// "worth considering", "one of the best choices", a bare "great
+		// choice" and "a good alternative" in the languages answers come in.
+		{"Si priorizas la batería, el Motorola Edge 50 es una opción a considerar.", []string{"Motorola"}, "Motorola", sightline.MentionRecommendation},
+		{"Se cerchi una city car, la Dacia Sandero è una delle scelte migliori.", []string{"Dacia"}, "Dacia", sightline.MentionRecommendation},
+		{"Para viajar, Revolut es una de las mejores opciones.", []string{"Revolut"}, "Revolut", sightline.MentionRecommendation},
+		{"- **Zoho**: prezzi bassi.\n- **ConTe.it**: ottima scelta se vuoi la tutela legale.\n", []string{"ConTe.it", "Zoho"}, "ConTe.it", sightline.MentionRecommendation},
+		{"Para consultas rápidas, Mediquo es una buena alternativa.", []string{"Mediquo"}, "Mediquo", sightline.MentionRecommendation},
+		{"Hello bank! est une bonne alternative si vous voulez garder une agence.", []string{"Hello bank!"}, "Hello bank!", sightline.MentionRecommendation},
+		{"- **Zoho**: cara.\n- **Tassimo**: buena opción si quieres bebidas con leche.\n", []string{"Tassimo", "Zoho"}, "Tassimo", sightline.MentionListing},
 	}
 	for _, c := range cases {
 		t.Run(c.text, func(t *testing.T) {

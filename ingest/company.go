@@ -67,7 +67,9 @@ func (e *extraction) capitalisedAfterFirst(ui int, p phrase) bool {
 // name gives its maker: model numbers and product words go ("Moz Pro",
 // "Gel-Kayano 31"), and the first word stays when the rest names a product
 // ("Zoho CRM", "Bissell SpinWave", "CeraVe Moisturizing Cream") or the first
-// word is written alone elsewhere. Names ending in a company word ("O'Connell
+// word is written alone elsewhere. A firm's word ends the name ("Epic Games
+// Store"), and so do the words before a product name written alone
+// elsewhere ("Estée Lauder Double Wear" beside "Double Wear is"). Names ending in a company word ("O'Connell
 // Analytics", "Speakeasy Labs"), joined by "&" or "of", or made of ordinary
 // words ("Kicking Horse", "Capital One") stay whole.
 func (e *extraction) companyName(p phrase) string {
@@ -78,7 +80,7 @@ func (e *extraction) companyName(p phrase) string {
 	n := len(ts)
 	model := false
 	for j := 1; j < n-1; j++ {
-		if rs := text(ts[j]); hasDigit(rs) && !(corporateWords[ts[n-1].w] && !isCommonWord(ts[n-1].w)) {
+		if rs := text(ts[j]); modelNumber(rs) && !(corporateWords[ts[n-1].w] && !isCommonWord(ts[n-1].w)) {
 			n, model = j, true // "Verizon 5G Home": the model and what follows it
 			break
 		}
@@ -99,6 +101,9 @@ func (e *extraction) companyName(p phrase) string {
 		break
 	}
 	ts = ts[:n]
+	if len(ts) > 2 && nameArticles[ts[0].w] && p.initial && !strings.Contains(ts[1].w, "-") && e.articleBeforeNames(ts[0].w) {
+		ts = ts[1:] // "La Toyota Aygo X" where the answer writes "la Hyundai i10": the article of a make and model
+	}
 	first := 1
 	if len(ts) > 1 && nameArticles[ts[0].w] {
 		first = 2 // "La Roche-Posay", "Das Keyboard"
@@ -110,11 +115,30 @@ func (e *extraction) companyName(p phrase) string {
 		for _, t := range ts[first-1:] {
 			connected = connected || nameConnectors[t.w] || strings.Contains(t.w, "&")
 		}
+		firm := slices.IndexFunc(ts[first:len(ts)-1], func(t token) bool { return firmWords[t.w] })
+		product := 0 // the first word of a product name written alone elsewhere
+		if len(ts) > first+1 {
+			product = e.tailWrittenAlone(ts, first)
+		}
 		switch {
 		case first == 1 && e.citedSites[head.w] && !corporateWords[ts[len(ts)-1].w]:
 			ts = ts[:1] // "Level Lock" beside level.co: the site's owner and its product
 		case first == 1 && makers[head.w]:
 			ts = ts[:1] // "Google Analytics", "Microsoft Defender": the maker's product
+		case len(ts) == first+1 && head.w == second.w:
+			// "Nom Nom": a name that repeats its word
+		case e.collaboration(toks, p.to):
+			// "Herman Miller x Logitech G Embody": the first brand whole,
+			// the product's name follows the second
+		case firm >= 0:
+			ts = ts[:first+firm+1] // "Fenty Beauty Pro Filt'r", "Epic Games Store": the firm and its product
+		case product > 0:
+			// "Estée Lauder Double Wear" beside "Double Wear is": the
+			// words before the product's are the company's.
+			e.productTails[strings.ToLower(string(d.text[ts[product].start:ts[len(ts)-1].end]))] = string(d.text[ts[0].start:ts[product-1].end])
+			ts = ts[:product]
+		case len(ts) == first+1 && corporateWords[second.w] && !firmWords[second.w] && !head.poss && e.writtenAlone(text(head), second.w):
+			ts = ts[:first] // "Grafana Cloud" beside "Grafana dashboards": the maker's product line
 		case connected:
 			// "The Dental Clinic & GT Concept", "Bank of America"
 		case camelCase(text(second)) && !head.poss && !isCommonWord(head.w):
@@ -154,6 +178,24 @@ func (e *extraction) companyName(p phrase) string {
 		return maker
 	}
 	return name
+}
+
+// collaboration reports whether the phrase ending before token i is the
+// first brand of a collaboration: "x" and a capitalised name follow.
+func (e *extraction) collaboration(toks []token, i int) bool {
+	return i+1 < len(toks) && (toks[i].w == "x" || toks[i].w == "×") && !toks[i+1].punct && e.capitalisedAt(toks, i+1)
+}
+
+// articleBeforeNames reports whether the answer writes the article w in
+// lower case before a capitalised word: "la Hyundai i10", "la Toleriane".
+func (e *extraction) articleBeforeNames(w string) bool {
+	toks := tokenize(e.d.text, 0, len(e.d.text))
+	for i := 0; i+1 < len(toks); i++ {
+		if toks[i].w == w && !e.capitalisedAt(toks, i) && !toks[i+1].punct && e.capitalisedAt(toks, i+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // label reports whether a lead phrase is all of a bold label or list lead:
@@ -250,6 +292,34 @@ func ordinaryWords(ts []token) bool {
 		}
 	}
 	return true
+}
+
+// tailWrittenAlone returns the index of the first word of a product name
+// that ends the phrase ts after two words or more of the company's and is
+// written elsewhere in the answer by itself ("Double Wear is" beside
+// "Estée Lauder Double Wear"), 0 when there is none.
+func (e *extraction) tailWrittenAlone(ts []token, first int) int {
+	text := e.d.text
+	for m := first + 1; m < len(ts); m++ {
+		if nameConnectors[ts[m-1].w] || ts[m-1].punct || m == len(ts)-1 && corporateWords[ts[m].w] {
+			continue // "D'Arcy & Co" is one name
+		}
+		tail := text[ts[m].start:ts[len(ts)-1].end]
+		for i := 0; i+len(tail) <= len(text); i++ {
+			if i == ts[m].start || string(text[i:i+len(tail)]) != string(tail) ||
+				i > 0 && isWordRune(text[i-1]) || i+len(tail) < len(text) && isWordRune(text[i+len(tail)]) {
+				continue
+			}
+			if before := tokenize(text, max(0, i-40), i); len(before) > 0 {
+				b := before[len(before)-1]
+				if b.w == ts[m-1].w || !b.punct && capitalised(text[b.start:b.end]) {
+					continue // the whole name again, or part of another: "Wyze Cam" beside "Eufy Indoor Cam"
+				}
+			}
+			return m
+		}
+	}
+	return 0
 }
 
 // writtenAlone reports whether a word is written as a name elsewhere in the

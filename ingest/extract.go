@@ -78,6 +78,9 @@ type extraction struct {
 	weak        map[string]bool     // untracked names (lower case) recognised on weak evidence only
 	writtenAs   map[string][]string // a maker's name -> the product names the answer writes for it
 	citedSites  map[string]bool     // the names of the sites the answer cites ("rippling" for rippling.com)
+	// productTails maps a product name (lower case) written after its
+	// company's words to that company's name: "double wear" -> "Estée Lauder".
+	productTails map[string]string
 }
 
 func (e *extraction) tokens(ui int) []token {
@@ -140,7 +143,7 @@ func (e *extraction) trackedAt(pos int) bool {
 func ExtractAnswer(b Brands, a Answer) Extraction {
 	table, m := newBrandTable(b)
 	d := parseAnswer(a.Text)
-	e := &extraction{d: d, m: m, toks: map[int][]token{}, phraseCache: map[int][]phrase{}, views: map[int]*sentenceView{}, weak: map[string]bool{}, writtenAs: map[string][]string{}}
+	e := &extraction{d: d, m: m, toks: map[int][]token{}, phraseCache: map[int][]phrase{}, views: map[int]*sentenceView{}, weak: map[string]bool{}, writtenAs: map[string][]string{}, productTails: map[string]string{}}
 	for _, mt := range m.find(d.text, foldRunes(d.text)) {
 		mt.chip = e.inChip(mt.start)
 		if mt.chip && !m.patterns[mt.pattern].domain {

@@ -16,8 +16,8 @@ func (e *extraction) conditional(v *sentenceView, k int) bool {
 		about[ci] = -1
 	}
 	for i, b := range v.brandAt {
-		if b >= 0 && about[v.clause[i]] != brand {
-			about[v.clause[i]] = b
+		if b >= 0 && about[v.clause[i]] != brand && (b == brand || !measuredAgainst(toks, i)) {
+			about[v.clause[i]] = b // not "better than Freshdesk if …": the clause is still its subject's
 		}
 	}
 	// A clause without a brand continues the one before it.
@@ -27,7 +27,7 @@ func (e *extraction) conditional(v *sentenceView, k int) bool {
 		}
 	}
 	for i := range toks {
-		if i == firstWord(toks) && conditionWords[toks[i].w] && v.clause[k] != v.clause[i] {
+		if i == firstWord(toks) && (conditionWords[toks[i].w] || readerIf(toks, i)) && v.clause[k] != v.clause[i] {
 			// "If you want an app that replaced Mint, the picks are A and
 			// B": the condition opening the sentence restricts the claim
 			// after it, whatever name the condition itself mentions.
@@ -53,7 +53,9 @@ func conditionalCue(toks []token, i int) bool {
 			return true
 		}
 	case "unless", "depending", "whenever", "si", "wenn", "sofern":
-		return true // and "if" of other languages
+		return !thoughPairs[word(toks, i-1)+" "+t.w] // and "if" of other languages, not "auch wenn" (though)
+	case "se":
+		return readerIf(toks, i)
 	case "als":
 		switch word(toks, i+1) {
 		case "je", "u", "jij", "du", "sie", "man":
@@ -98,6 +100,29 @@ func conditionalCue(toks []token, i int) bool {
 			"renters", "freelancers", "creators", "businesses", "companies":
 			return true
 		}
+	}
+	return false
+}
+
+// readerIf reports whether "se" at i is the "if" of Italian or Portuguese:
+// before the reader ("se você tem", "se tu"), a verb of the reader's in
+// Italian ("se cerchi", "se vuoi") or, opening its clause, the Portuguese
+// future subjunctive ("Se quiser"). Spanish and French "se" goes with a
+// verb of the brand's ("se distingue").
+func readerIf(toks []token, i int) bool {
+	if toks[i].w != "se" {
+		return false
+	}
+	next := word(toks, i+1)
+	switch {
+	case next == "":
+		return false
+	case readerPronouns[next]:
+		return true
+	case strings.HasSuffix(next, "i") && len(next) > 2:
+		return true
+	case strings.HasSuffix(next, "r") && len(next) > 3:
+		return i == firstWord(toks) || i > 0 && toks[i-1].w == ","
 	}
 	return false
 }

@@ -23,6 +23,17 @@ func TestExtractQualifier(t *testing.T) {
 		{"If you want an app that replaced Mint, the two most common picks are YNAB and Monarch Money.", []string{"Monarch Money", "YNAB", "Mint"}, "Monarch Money", sightline.QualifierConditional},
 		{"If you need a cheap plan, Gusto is fine.", []string{"Gusto"}, "Gusto", sightline.QualifierConditional},
 		{"Gusto is fine for most people.", []string{"Gusto"}, "Gusto", sightline.QualifierDirect},
+		// Italian and Portuguese "se" is "if" before the reader's verb;
+		// Spanish and French "se" before a verb of the brand's is none.
+		{"Se cerchi una city car economica, la Dacia Sandero è una delle scelte migliori.", []string{"Dacia"}, "Dacia", sightline.QualifierConditional},
+		{"O Babbel é melhor, e recomendo começar por ele se você tem um objetivo profissional.", []string{"Babbel"}, "Babbel", sightline.QualifierConditional},
+		{"Se quiser praticar com professores, experimente o Preply.", []string{"Preply"}, "Preply", sightline.QualifierConditional},
+		{"Bien'ici se distingue par sa carte interactive.", []string{"Bien'ici"}, "Bien'ici", sightline.QualifierDirect},
+		{"Hellmann ist flexibel, auch wenn die Preise teuer sind.", []string{"Hellmann"}, "Hellmann", sightline.QualifierDirect},
+		// A brand a comparison measures against does not own the clause.
+		{"Top Doctors selecciona a menos especialistas, así que es mejor que Doctoralia si buscas un médico.", []string{"Top Doctors", "Doctoralia"}, "Top Doctors", sightline.QualifierConditional},
+		{"Zendesk is pricey, so it is better than Freshdesk only if you have a big team.", []string{"Zendesk", "Freshdesk"}, "Zendesk", sightline.QualifierConditional},
+		{"Boursorama est pratique, même si les frais sont élevés.", []string{"Boursorama"}, "Boursorama", sightline.QualifierDirect},
 	}
 	for _, c := range cases {
 		t.Run(c.brand+": "+c.text, func(t *testing.T) {

@@ -123,6 +123,23 @@ func hasDigit(rs []rune) bool {
 	return false
 }
 
+// modelNumber reports whether a word numbers a model: it holds a digit or
+// is a Roman numeral of two letters or more ("Cloud III", "Xperia 1 VI").
+func modelNumber(rs []rune) bool {
+	if hasDigit(rs) {
+		return true
+	}
+	if len(rs) < 2 {
+		return false
+	}
+	for _, r := range rs {
+		if r != 'I' && r != 'V' && r != 'X' {
+			return false
+		}
+	}
+	return true
+}
+
 func hasUpper(rs []rune) bool {
 	for _, r := range rs {
 		if unicode.IsUpper(r) || unicode.IsTitle(r) {

@@ -57,6 +57,7 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 			mine[ci] = true
 		}
 	}
+	v.subjectAsides(brand, k, owner, mine)
 	c := v.clause[k]
 	main, but := 0, 0
 	butNegated := false // a "but" clause of the brand's that negates: "but it can't grind fine enough"
@@ -142,6 +143,39 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 	return sign(main)
 }
 
+// subjectAsides gives the clause after an aside set off by commas between
+// a subject and its verb to that subject ("Trulia, owned by Zillow, is
+// useful" praises Trulia): the aside is no clause of the subject's, and a
+// brand inside it has no part in what follows.
+func (v *sentenceView) subjectAsides(brand, k int, owner []int, mine []bool) {
+	toks := v.toks
+	for i, b := range v.brandAt {
+		if b < 0 {
+			continue
+		}
+		if i != firstInClause(v, v.clause[i]) {
+			continue // not the subject opening its clause
+		}
+		end := v.nameEnd(i)
+		j := commaAsideEnd(toks, end+1)
+		if j == 0 || !predicateVerbs[word(toks, j)] {
+			continue
+		}
+		inAside := k > end && k < j
+		if b != brand && !inAside {
+			continue
+		}
+		if b == brand {
+			for ci := v.clause[end+1]; ci < v.clause[j-1]; ci++ {
+				mine[ci] = owner[ci] == brand
+			}
+		}
+		for ci := v.clause[j-1]; ci < len(owner) && owner[ci] == -1; ci++ {
+			mine[ci] = b == brand
+		}
+	}
+}
+
 // gainOpens reports whether token i opens a "but" clause on what the
 // reader gains: "but adds", "but it includes", "but you get", "but comes
 // with".
@@ -200,7 +234,8 @@ func measuredAgainst(toks []token, i int) bool {
 	if (word(toks, j) == "to" || word(toks, j) == "with") && likenessWords[word(toks, j-1)] {
 		return true // "similar to the LG C4"
 	}
-	return word(toks, j) == "than" || word(toks, j) == "as" && asBefore(toks, j)
+	return word(toks, j) == "than" || word(toks, j) == "as" && asBefore(toks, j) ||
+		foreignThan[word(toks, j)] && foreignComparative(toks, j) // "mejor que Doctoralia"
 }
 
 // afterThan reports whether the brand at k stands after "than" following
@@ -299,9 +334,18 @@ func ranksAgainst(toks []token, i int) bool {
 
 // polarity of token i: +1 praise, -1 criticism, 0 none; a negator flips it.
 func polarity(toks []token, i int) int {
-	w := word(toks, i)
+	w := unelided(word(toks, i))
 	if w == "" {
 		return 0
+	}
+	if costNouns[w] {
+		// "at no extra cost", "no setup fee", "sin coste adicional": what
+		// the reader does not pay.
+		for j := i - 1; j >= 0 && i-j <= 3 && !toks[j].punct; j-- {
+			if noneWords[toks[j].w] {
+				return 1
+			}
+		}
 	}
 	p := 0
 	switch {
@@ -350,6 +394,10 @@ func polarity(toks []token, i int) int {
 	case "out":
 		if prev == "stands" || prev == "stand" || prev == "edges" || prev == "edge" || prev == "edged" {
 			p = 1 // "stands out", "edges out Nikon"
+		}
+	case "distingue", "distinguent", "destaca", "destacan", "destacam":
+		if prev == "se" || prev == "si" {
+			p = 1 // "se distingue", "se destaca": stands out
 		}
 	case "ahead":
 		if word(toks, i+1) == "of" {
@@ -505,6 +553,22 @@ func polarity(toks []token, i int) int {
 		case subject == "you'll":
 			p = readerConsequence("will", word(toks, i+2))
 		}
+	case "plenty", "lots", "tanta", "tanto", "tante", "tanti", "mucha", "mucho", "muchas", "muchos", "muita", "muito",
+		"muitas", "muitos", "beaucoup", "viel", "viele":
+		// "offre tanta tecnologia", "offers plenty of storage": much to
+		// have, unless it is a burden ("mucha publicidad").
+		if offerVerbs[prev] {
+			p = 1
+			for j := i + 1; j < len(toks) && j-i <= 3 && !toks[j].punct; j++ {
+				if burdens[toks[j].w] {
+					p = 0
+				}
+			}
+		}
+	case "poco", "pouco", "peu", "wenig":
+		if littleCosts[prev] {
+			p = 1 // "costa poco, consuma poco": costs and uses little
+		}
 	case "much":
 		if prev == "as" && word(toks, i-2) == "times" {
 			p = -1 // "cost five times as much"
@@ -572,7 +636,7 @@ func polarity(toks []token, i int) int {
 		if breachFeatures[word(toks, i+1)] {
 			p = 0 // "breach alerts": a feature that watches for them
 		}
-	case "wide", "wider", "widest", "broad", "broader", "broadest", "vast", "huge", "extensive":
+	case "wide", "wider", "widest", "broad", "broader", "broadest", "vast", "huge", "extensive", "large", "larger", "big", "bigger":
 		// "the widest selection", "a broad menu", "a wide range of scents":
 		// much to choose from.
 		if assortmentNouns[word(toks, i+1)] || assortmentNouns[word(toks, i+2)] && !toks[i+1].punct {
@@ -605,6 +669,16 @@ func polarity(toks []token, i int) int {
 		p = -p
 	}
 	return p
+}
+
+// unelided returns w without an elided article or preposition of French
+// or Italian glued to its front: "ottima" for "un'ottima", "app" for
+// "l'app".
+func unelided(w string) string {
+	if i := strings.IndexByte(w, '\''); i > 0 && i+1 < len(w) && elisions[w[:i+1]] {
+		return w[i+1:]
+	}
+	return w
 }
 
 // leadInTone is the stance an option line takes from its lead-in or

@@ -120,6 +120,47 @@ func TestExtractToneCues(t *testing.T) {
 		{"Honda CR-V – Roomy cabin, though some 2017–2018 models had oil issues.", "Honda", sightline.TonePositive},
 		{"Honda CR-V – Roomy cabin, though 3–5 day waits for parts are common.", "Honda", sightline.TonePositive},
 		{"Honda CR-V – Noisy cabin – roomy trunk.", "Honda", sightline.ToneNeutral},
+		// Praise in the languages answers come in, after an elided article
+		// too ("un'ottima").
+		{"Trulia is useful for neighborhood reviews.", "Trulia", sightline.TonePositive},
+		{"Midas can bundle an oil change with a tire rotation, which saves a second trip.", "Midas", sightline.TonePositive},
+		{"CeraVe est une alternative économique.", "CeraVe", sightline.TonePositive},
+		{"Prima: spesso la più economica, con un'app semplice.", "Prima", sightline.TonePositive},
+		{"Toyota ha il cambio automatico e un'ottima affidabilità.", "Toyota", sightline.TonePositive},
+		{"La Fiat Panda è più piccola ma è perfetta per parcheggiare in centro.", "Fiat", sightline.TonePositive},
+		{"Doctoralia es la opción más completa.", "Doctoralia", sightline.TonePositive},
+		{"SeLoger reste le site des agences, avec des filtres très précis.", "SeLoger", sightline.TonePositive},
+		{"Hellmann: Familiengeführt und flexibel bei Sonderwünschen.", "Hellmann", sightline.TonePositive},
+		{"Avène convient mieux aux peaux très sèches.", "Avène", sightline.TonePositive},
+		// An aside between a subject and its verb leaves the verb's clause
+		// to the subject.
+		{"Trulia, owned by Zillow, is useful for neighborhood reviews.", "Trulia", sightline.TonePositive},
+		{"Trulia, owned by Zillow, is useful for neighborhood reviews.", "Zillow", sightline.ToneNeutral},
+		{"Some tools, for example Veil, Nord Harbor and Shieldly, have been criticised for hidden fees.", "Shieldly", sightline.ToneNegative},
+		// Costing or using little praises in any language; little else does not.
+		{"La Dacia Sandero costa poco, consuma poco e ha un bagagliaio ampio.", "Dacia", sightline.TonePositive},
+		{"Dacia offre poco spazio.", "Dacia", sightline.ToneNegative},
+		// What worries people criticises.
+		{"ExpressVPN was acquired by Kape Technologies in 2021, which worries some privacy advocates.", "ExpressVPN", sightline.ToneNegative},
+		// Offering plenty praises, unless what it offers is a burden.
+		{"Hyundai offre tanta tecnologia a bordo.", "Hyundai", sightline.TonePositive},
+		{"Acme offers plenty of storage.", "Acme", sightline.TonePositive},
+		{"Xiaomi ofrece mucha publicidad.", "Xiaomi", sightline.ToneNeutral},
+		// Standing out praises in the languages answers come in.
+		{"Bien'ici se distingue par sa carte interactive.", "Bien'ici", sightline.TonePositive},
+		{"Rappi se destaca por su rapidez.", "Rappi", sightline.TonePositive},
+		// No extra cost praises, in any language.
+		{"Apple Music also streams lossless at no extra cost.", "Apple", sightline.TonePositive},
+		{"Con seguro, Sanitas te permite reservar sin coste adicional.", "Sanitas", sightline.TonePositive},
+		{"Zoho charges no setup fee.", "Zoho", sightline.TonePositive},
+		// "though" of two words in other languages leaves the main clause
+		// to decide.
+		{"- **Allianz Direct**: copertura solida, anche se più cara delle altre.\n- **Zoho**: ok.\n", "Allianz Direct", sightline.TonePositive},
+		{"Hellmann ist flexibel, auch wenn die Preise teuer sind.", "Hellmann", sightline.TonePositive},
+		{"Boursorama est pratique, même si les frais sont chers.", "Boursorama", sightline.TonePositive},
+		// A larger network praises, as a wide one does.
+		{"Rover has the larger network of sitters.", "Rover", sightline.TonePositive},
+		{"Rover has a larger logo.", "Rover", sightline.ToneNeutral},
 		// The "but" clause ends where a sentence opening with a lower-case
 		// name begins.
 		{"Air France est plus confortable, mais ses tarifs sont deux fois plus élevés. easyJet propose aussi des vols depuis Orly.", "Air France", sightline.ToneNegative},
@@ -186,5 +227,16 @@ func TestExtractSubjectBeforeAside(t *testing.T) {
 	}
 	if want := []string{"Paprika", "Wellfound"}; !slices.Equal(names, want) {
 		t.Errorf("brands %q, want %q", names, want)
+	}
+}
+
+// TestExtractToneAgainstForeignThan checks that a brand after the "than"
+// of another language ("mejor que Doctoralia") is what the comparison
+// measures against, so the clause speaks of its subject.
+func TestExtractToneAgainstForeignThan(t *testing.T) {
+	t.Parallel()
+	text := "Top Doctors selecciona a menos especialistas, pero todos pasan un proceso de validación, así que es mejor que Doctoralia si buscas un médico."
+	if got := firstMention(t, text, []string{"Top Doctors", "Doctoralia"}, "Top Doctors"); got.Tone != sightline.TonePositive {
+		t.Errorf("tone of Top Doctors = %s, want positive", got.Tone)
 	}
 }

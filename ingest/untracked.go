@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -152,8 +153,8 @@ func (e *extraction) recogniseUntracked() []string {
 					continue
 				}
 				switch {
-				case e.possessor(ui, p):
-				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial):
+				case e.possessor(ui, p), e.ownerAfterOf(ui, p):
+				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial) && !e.besideCommonNoun(ui, p):
 				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial || e.pairedSubject(ui, p, seen)):
 				case pass == 0 && e.subject(ui, p):
 					if name := e.companyName(p); !seen[strings.ToLower(name)] {
@@ -166,7 +167,12 @@ func (e *extraction) recogniseUntracked() []string {
 			}
 		}
 	}
-	return names
+	// A product written alone is its company's, once that is named:
+	// "Double Wear is" beside "Estée Lauder Double Wear".
+	return slices.DeleteFunc(names, func(n string) bool {
+		company, ok := e.productTails[strings.ToLower(n)]
+		return ok && seen[strings.ToLower(company)] && !strings.EqualFold(company, n)
+	})
 }
 
 // phrase is a candidate name: tokens [from, to) of a sentence.
@@ -409,7 +415,7 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 	if p.from > lead+1 {
 		return phrase{}, false
 	}
-	if !e.endsLead(toks, p) {
+	if !e.endsLead(toks, p) && !(l.kind == lineHeading && e.optionHeading(ui, p)) {
 		return phrase{}, false
 	}
 	if e.labelLike(p) {
@@ -621,7 +627,14 @@ func (e *extraction) optionHeading(ui int, p phrase) bool {
 	case "vs", "versus":
 		return len(rest) > 1 && e.isNameToken(rest[1], true)
 	}
-	return false
+	// "### 3. NYX Can't Stop Won't Stop": the brand, then its product's
+	// name in capitalised words.
+	for _, t := range rest {
+		if t.punct || !capitalised(e.d.text[t.start:t.end]) {
+			return false
+		}
+	}
+	return true
 }
 
 // headerCells takes the cells after the first of a table header as brands
@@ -795,10 +808,16 @@ func (e *extraction) prevItem(ui, k int) int {
 	if andWords[word(toks, i)] {
 		i--
 	}
-	if i >= 0 && toks[i].punct && (toks[i].w == "," || toks[i].w == "/") {
+	if i >= 0 && toks[i].punct && (toks[i].w == "," || toks[i].w == "/" && !e.acronymPair(toks, i)) {
 		i--
 	}
-	if i == k-1 || i < 0 || toks[i].punct {
+	if i == k-1 || i < 0 {
+		return -1
+	}
+	if tierEnd(toks, i) == i+1 {
+		i-- // "Disney+ and Max": the item before ends in its paid tier
+	}
+	if i < 0 || toks[i].punct {
 		return -1
 	}
 	for _, p := range e.phrases(ui) {
@@ -852,14 +871,14 @@ func (e *extraction) coordinated(ui int, p phrase, seen map[string]bool) bool {
 		k = j
 	}
 	// Forwards: the item after the phrase.
-	i := p.to
+	i := tierEnd(toks, p.to)
 	if i < len(toks) && toks[i].punct && toks[i].w == "," {
 		i++
 	}
 	if w := word(toks, i); (w == "and" || w == "or") && i > p.to-1 {
 		i++
 	}
-	if i == p.to || i >= len(toks) {
+	if i == tierEnd(toks, p.to) || i >= len(toks) {
 		return false
 	}
 	for _, m := range e.tracked {
@@ -875,6 +894,43 @@ func (e *extraction) coordinated(ui int, p phrase, seen map[string]bool) bool {
 	return false
 }
 
+// besideCommonNoun reports whether the phrase is enumerated with a common
+// noun in lower case: then the enumeration is of things, not brands
+// ("systems like HVAC and plumbing").
+func (e *extraction) besideCommonNoun(ui int, p phrase) bool {
+	toks := e.tokens(ui)
+	common := func(i int) bool {
+		if i < 0 || i >= len(toks) || toks[i].punct || functionWords[toks[i].w] || articles[toks[i].w] || stopNames[toks[i].w] {
+			return false
+		}
+		rs := e.d.text[toks[i].start:toks[i].end]
+		return !capitalised(rs) && !mixedCase(rs) && (isCommonWord(toks[i].w) || attributeWord(toks[i].w))
+	}
+	joins := func(i int) bool { return i >= 0 && i < len(toks) && andWords[word(toks, i)] }
+	// The noun is an item of its own: the enumeration ends after it, or
+	// it follows the cue ("like plumbing and HVAC"); not "starting with
+	// Optima and checking its plans".
+	ends := func(i int) bool { return i >= len(toks) || toks[i].punct }
+	opens := func(i int) bool {
+		return i < 0 || toks[i].punct || toks[i].w == "like" || toks[i].w == "as" || toks[i].w == "including"
+	}
+	after := tierEnd(toks, p.to)
+	return joins(after) && common(after+1) && ends(after+2) || joins(p.from-1) && common(p.from-2) && opens(p.from-3)
+}
+
+// acronymPair reports whether the slash at i joins two acronyms with no
+// space, one term ("CI/CD", "UI/UX") rather than two items.
+func (e *extraction) acronymPair(toks []token, i int) bool {
+	if i < 1 || i+1 >= len(toks) || toks[i-1].end != toks[i].start || toks[i+1].start != toks[i].end {
+		return false
+	}
+	short := func(t token) bool {
+		rs := e.d.text[t.start:t.end]
+		return !t.punct && len(rs) <= 4 && strings.ToUpper(string(rs)) == string(rs) && !hasDigit(rs)
+	}
+	return short(toks[i-1]) && short(toks[i+1])
+}
+
 // subject reports whether the phrase is the subject of its sentence or
 // clause, followed by a verb or a possessive, and has a word no dictionary
 // holds ("Epson EcoTank is", "Exxon has").
@@ -885,6 +941,13 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	}
 	// "the built-in Microsoft Defender is": the subject starts at "the".
 	lead := describedFrom(toks, p.from)
+	// "mentre la Hyundai i10 offre", ", la Fiat Panda è": an article of
+	// a Romance language before a make and model opens the subject (German
+	// capitalises every noun after its article).
+	if a := word(toks, lead-1); lead == p.from && lead >= 2 && romanceArticles[a] && !e.capitalisedAt(toks, lead-1) &&
+		(toks[lead-2].w == "," || andWords[word(toks, lead-2)] || butWords[word(toks, lead-2)] || whileWords[word(toks, lead-2)]) {
+		lead--
+	}
 	prev := word(toks, lead-1)
 	// A full stop before a name in lower case ("… Orly. easyJet propose")
 	// ends a sentence the rules join to the next.
@@ -893,7 +956,7 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	// "If you want espresso, a Breville Bambino is": an article opening
 	// the clause.
 	article := articles[prev] && lead-1 == firstWord(toks) || (prev == "a" || prev == "an") && lead >= 2 && toks[lead-2].w == ","
-	if !(lead == firstWord(toks) || prev == "and" || prev == "while" || prev == "but" || prev == "whereas" || prev == "that" ||
+	if !(lead == firstWord(toks) || andWords[prev] || whileWords[prev] || butWords[prev] || prev == "that" ||
 		prev == "then" || clauseStart || article) {
 		return false
 	}
@@ -910,8 +973,8 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	}
 	if p.to-p.from == 1 && p.from == firstWord(toks) {
 		w, rs := toks[p.from].w, e.d.text[toks[p.from].start:toks[p.from].end]
-		if strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && pluralVerbs[word(toks, p.to)] && !mixedCase(rs) {
-			return false // "Portions are generous": a plural noun
+		if strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && (pluralVerbs[word(toks, p.to)] || bareVerb(word(toks, p.to))) && !mixedCase(rs) {
+			return false // "Portions are generous", "Dealerships charge more": a plural noun
 		}
 		if i := strings.IndexByte(w, '-'); i > 0 && !hasUpper(rs[i+1:]) {
 			return false // "Mid-handicappers may": a compound word
@@ -924,9 +987,6 @@ func (e *extraction) subject(ui int, p phrase) bool {
 		return false // "K-Cup coffee tastes": a kind of product before its noun
 	}
 	to := afterAside(toks, e.enumerationEnd(ui, p.to))
-	if to < len(toks) && toks[to].w == "+" && toks[to].start == toks[to-1].end {
-		to++ // "Grubhub+ comes": the brand's paid tier
-	}
 	if w := word(toks, to); w == "with" || w == "from" || w == "by" {
 		// "Chromecast with Google TV is": a name the subject comes with.
 		for _, q := range e.phrases(ui) {
@@ -946,12 +1006,21 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	if to+1 < len(toks) && toks[to].w == "," && relativePronouns[word(toks, to+1)] {
 		return !p.ordinary // "Herman Miller, which acquired Fully"
 	}
+	if j := commaAsideEnd(toks, to); j > 0 && !p.ordinary && predicateVerbs[word(toks, j)] {
+		return true // "Trulia, owned by Zillow, is"
+	}
 	next := word(toks, to)
-	if !predicateVerbs[next] && !functionWords[next] && !geographicWords[next] && next != "" && predicateVerbs[word(toks, to+1)] {
-		next = word(toks, to+1) // "Avery labels are"
+	if !predicateVerbs[next] && !functionWords[next] && !geographicWords[next] && !stopNames[next] && next != "" && predicateVerbs[word(toks, to+1)] {
+		if p.to-p.from == 1 && p.from == firstWord(toks) && optionNouns[next] && strings.HasSuffix(next, "s") {
+			return false // "Telehealth apps let": a kind of product, not its maker
+		}
+		next = word(toks, to+1) // "Avery labels are", not "Whichever you use"
 	}
 	if next == "also" {
 		next = word(toks, to+1)
+	}
+	if next == "se" && !p.ordinary && !readerIf(toks, to) && to+1 < len(toks) && !toks[to+1].punct && !e.capitalisedAt(toks, to+1) {
+		return true // "Bien'ici se distingue": a reflexive verb of French, Spanish or Portuguese
 	}
 	if e.citedSites[toks[p.from].w] && next != "" && !e.capitalisedAt(toks, to) && !functionWords[next] {
 		return true // "Level Lock+ hides …" beside level.co: the site's owner
@@ -960,6 +1029,15 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	// name no dictionary holds.
 	adverb := p.to-p.from == 1 && strings.HasSuffix(toks[p.from].w, "ly") // "Frequently recommended providers"
 	return predicateVerbs[next] || !adverb && subjectVerbs[next] || !p.ordinary && !adverb && (pastVerbs[next] || strings.HasSuffix(next, "ed") && len(next) > 4 && !e.capitalisedAt(toks, to))
+}
+
+// bareVerb reports whether w is a verb of predicateVerbs or subjectVerbs
+// in the form a plural subject takes: "charge" beside "charges".
+func bareVerb(w string) bool {
+	if w == "" || strings.HasSuffix(w, "s") {
+		return false
+	}
+	return predicateVerbs[w+"s"] || predicateVerbs[w+"es"] || subjectVerbs[w+"s"] || subjectVerbs[w+"es"]
 }
 
 // pairedSubject reports whether a single capitalised word opening its
@@ -1026,10 +1104,14 @@ func (e *extraction) capitalisedAt(toks []token, i int) bool {
 // the common noun after it, inside a sentence: "runs on T-Mobile's
 // network", "avoid Echelon's rowers". A person is a given name's phrase,
 // and places are known; what is left owning products and networks is a
-// company.
+// company. A word opening what follows a lead's separator opens a
+// sentence: "**Nextdoor** – Neighbors' recommendations".
 func (e *extraction) possessor(ui int, p phrase) bool {
 	toks := e.tokens(ui)
 	if p.ordinary || p.initial || !toks[p.to-1].poss || p.to >= len(toks) || toks[p.to].punct {
+		return false
+	}
+	if p.from > 0 && (toks[p.from-1].w == ":" || toks[p.from-1].w == "–" || toks[p.from-1].w == "—") {
 		return false
 	}
 	next := e.d.text[toks[p.to].start:toks[p.to].end]
@@ -1044,12 +1126,26 @@ func (e *extraction) possessor(ui int, p phrase) bool {
 	return true
 }
 
+// ownerAfterOf reports whether a phrase of a word no dictionary holds owns
+// the noun before the Romance "of" ahead of it: "la app de Sanitas" (the
+// app of Sanitas), or the noun left out after an article in an
+// enumeration, "o la de Quirónsalud".
+func (e *extraction) ownerAfterOf(ui int, p phrase) bool {
+	toks := e.tokens(ui)
+	if p.ordinary || p.initial || p.from < 2 || !romanceOf[word(toks, p.from-1)] || e.placeOrPerson(p) {
+		return false
+	}
+	prev := word(toks, p.from-2)
+	return companyNoun(prev) || romanceCompanyNouns[prev] || romanceArticles[prev] && p.from >= 3 && andWords[word(toks, p.from-3)]
+}
+
 // enumerationEnd returns the token after the names enumerated from token
 // k on ("Uniqlo or Old Navy are", "C6 Bank e o PicPay são"): k when none
 // follows.
 func (e *extraction) enumerationEnd(ui, k int) int {
 	toks := e.tokens(ui)
 	for {
+		k = tierEnd(toks, k)
 		i := k
 		if word(toks, i) == "" && i < len(toks) && toks[i].w == "," {
 			i++
@@ -1081,6 +1177,15 @@ func (e *extraction) enumerationEnd(ui, k int) int {
 	}
 }
 
+// tierEnd returns the token after a "+" at k written right after a name,
+// its paid tier ("Grubhub+", "Disney+"), k when there is none.
+func tierEnd(toks []token, k int) int {
+	if k > 0 && k < len(toks) && toks[k].w == "+" && toks[k].start == toks[k-1].end {
+		return k + 1
+	}
+	return k
+}
+
 // afterAside returns the token after a parenthesis opening at k ("Wellfound
 // (formerly AngelList Talent) focuses on"), k when none opens there or it
 // does not close within the sentence.
@@ -1097,6 +1202,26 @@ func afterAside(toks []token, k int) int {
 		}
 	}
 	return k
+}
+
+// commaAsideEnd returns the token after an aside of a few words that
+// opens with a comma at k and a word in lower case, and closes with the
+// next comma ("Trulia, owned by Zillow, is"), 0 when none does.
+func commaAsideEnd(toks []token, k int) int {
+	if k+1 >= len(toks) || toks[k].w != "," || toks[k+1].punct || !unicode.IsLower([]rune(toks[k+1].w)[0]) {
+		return 0 // "Veil, Nord Harbor and Shieldly, have": an enumeration
+	}
+	for j := k + 1; j < len(toks) && j-k <= 8; j++ {
+		if toks[j].punct {
+			if toks[j].w == "," && j > k+1 {
+				return j + 1
+			}
+			if toks[j].w != "." && toks[j].w != "-" {
+				return 0
+			}
+		}
+	}
+	return 0
 }
 
 // describedFrom returns the "the" opening lower-case words right before

@@ -91,6 +91,67 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"model in a list of one beside other lists' models", "Good picks:\n\n- **Square Everyday Move**\n- **BP Mizzle Runner**\n\nFor rain:\n\n- **Brooks Ghost 16 GTX**\n",
 			[]string{"Square", "BP", "Brooks"}},
 		{"product a possessive owns", "BP's $1 coffee and Sausage McMuffin deal is hard to beat.", []string{"BP"}},
+		// A capitalised word opening a sentence is no subject name when a
+		// pronoun, a category of products or a plural verb follows it.
+		{"pronoun after an opening word", "Whichever you use, ask for a written quote. Square is cheaper.", []string{"Square"}},
+		{"category of products after an opening word", "Observability platforms help teams trace requests. Telehealth apps let you see a doctor.", nil},
+		{"plural verb after an opening word", "Dealerships charge more than either chain but use factory parts.", nil},
+		{"product after a name before its verb", "Avery labels are easy to print.", []string{"Avery"}},
+		// An aside set off by commas stands between a subject and its verb.
+		{"aside between a subject and its verb", "Trulia, owned by Square, is useful for neighborhood reviews. CeraVe, disponible en pharmacie, est une alternative économique.",
+			[]string{"Trulia", "Square", "CeraVe"}},
+		{"introductory phrase before a subject", "However, in most cases, it is cheaper.", nil},
+		// A paid tier's "+" is no break in an enumeration.
+		{"plan tiers in an enumeration", "Ubisoft+ and EA Play are worth considering. Disney+ and Max are the cheapest.",
+			[]string{"Ubisoft", "EA", "Disney", "Max"}},
+		// No enumeration of names: two acronyms joined by a slash, a city
+		// before a comma, names beside a common noun.
+		{"acronyms joined by a slash", "| Service | Free tier |\n|---|---|\n| Square | 2,000 min |\n| GitLab CI/CD | 400 min |\n",
+			[]string{"Square", "GitLab"}},
+		{"city before a comma", "Pour chercher un appartement à Lyon, Square reste le site de référence.", []string{"Square"}},
+		{"acronym beside a common noun", "Home warranties cover systems like HVAC and plumbing. Square is cheaper.", []string{"Square"}},
+		{"names after a bare comma", "Good picks are Zoho, Square, Pipedrive.", []string{"Zoho", "Square", "Pipedrive"}},
+		// An option heading names its brand before a product name of
+		// capitalised words, contractions included.
+		{"heading naming a product", "## Best foundations\n\n### 1. Square True Match\nBlends easily.\n\n### 2. Maybelline Fit Me\nMatte.\n\n### 3. NYX Can't Stop Won't Stop\nFull coverage.\n",
+			[]string{"Square", "Maybelline", "NYX"}},
+		// A firm's word inside a name ends the firm's name; a name may
+		// repeat its word; a product's name written alone elsewhere leaves
+		// the company its maker's words, as a maker's name written alone
+		// leaves it out of a product line.
+		{"firm's word inside a name", "**Fenty Beauty Pro Filt'r** and **Rare Beauty Soft Pinch** are the two most recommended options.",
+			[]string{"Fenty Beauty", "Rare Beauty"}},
+		{"firm's word before a product word", "* **Epic Games Store:** Gives away free games.\n* **GOG:** DRM-free games.\n", []string{"Epic Games", "GOG"}},
+		{"name repeating its word", "* **Nom Nom:** Recipes by nutritionists.\n* **Ollie:** Cheaper.\n", []string{"Nom Nom", "Ollie"}},
+		{"product written alone", "**Estée Lauder Double Wear** is the most recommended option. Double Wear is famously long-wearing.", []string{"Estée Lauder"}},
+		{"maker written alone", "Popular options include Square, Grafana Cloud and Zoho. Grafana dashboards are easy to share.",
+			[]string{"Square", "Grafana", "Zoho"}},
+		// A capital after a lead's separator opens a sentence: no owner's name.
+		{"possessive opening an item's text", "- **Square** – Neighbors' recommendations are often the most trustworthy.\n- **Zoho** – Cheap.\n",
+			[]string{"Square", "Zoho"}},
+		// Names enumerated as the subject of a verb in the plural.
+		{"plural verb after enumerated subjects", "If you'd rather hire a neighbor, Nextdoor and Care.com also list local pet sitters.",
+			[]string{"Nextdoor", "Care.com"}},
+		// Romance languages put an article before a car's make and model:
+		// it opens the sentence or follows "mentre", and is no part of the
+		// name; "La Roche-Posay" keeps its own.
+		{"article before a make and model", "La Toyota Aygo X ha il cambio automatico, mentre la Hyundai i10 offre tanta tecnologia. Per la città, la Fiat Panda è perfetta.",
+			[]string{"Toyota", "Hyundai", "Fiat"}},
+		{"article of a name", "La Roche-Posay Toleriane est douce. Avène est plus riche que la Toleriane.", []string{"La Roche-Posay", "Avène"}},
+		{"English as before a person", "Omnisend is cheaper for small lists, as Tobi Lütke noted in a 2024 podcast.", []string{"Omnisend"}},
+		// A name before a reflexive verb of French, Spanish or Portuguese.
+		{"subject of a reflexive verb", "Bien'ici se distingue par sa carte interactive. Rappi se destaca por su rapidez.", []string{"Bien'ici", "Rappi"}},
+		// A collaboration "A x B" names two brands, the first whole.
+		{"collaboration of two brands", "**Top choices**\n* **Square Titan Evo:** Comfortable.\n* **Herman Miller x Logitech G Embody:** Best for posture.\n* **BP Hero:** Firm.\n",
+			[]string{"Square", "Herman Miller", "Logitech", "BP"}},
+		// A Romance "the app of X" names X's company, and so does "the one
+		// of Y" after it.
+		{"owner after a Romance of", "Si tienes seguro, la app de Sanitas o la de Quirónsalud te permiten reservar. La crème de Madrid est bonne.",
+			[]string{"Sanitas", "Quirónsalud"}},
+		// A Roman numeral is a model number like a digit: what follows it
+		// is the model's name, not the company's.
+		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",
+			[]string{"HyperX", "Square", "BP"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

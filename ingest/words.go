@@ -210,7 +210,14 @@ var properNames = wordSet(`monday tuesday wednesday thursday friday saturday sun
 	sweden norway denmark finland poland ireland scotland wales england britain russia ukraine turkey israel
 	egypt nigeria kenya singapore indonesia philippines vietnam thailand malaysia pakistan bangladesh
 	london paris berlin madrid rome tokyo beijing sydney toronto vancouver chicago boston seattle dubai lima
-	miraflores california texas florida york francisco angeles
+	miraflores california texas florida york francisco angeles lyon marseille toulouse bordeaux lille
+	nantes strasbourg munich münchen hamburg cologne köln frankfurt stuttgart düsseldorf vienna wien zurich
+	zürich geneva genève brussels amsterdam rotterdam barcelona valencia seville sevilla málaga bilbao lisbon
+	lisboa porto milan milano turin torino naples napoli florence firenze venice venezia bologna dublin
+	edinburgh manchester birmingham glasgow prague warsaw budapest copenhagen stockholm oslo helsinki athens
+	istanbul montreal montréal calgary melbourne brisbane auckland atlanta dallas houston denver
+	miami orlando portland philadelphia detroit minneapolis bogotá bogota santiago buenos aires
+	cdmx monterrey guadalajara quito
 	north south east west northern southern eastern western central united states kingdom union european
 	latin asian african american european global international national regional local black`)
 
@@ -239,7 +246,11 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	ottimo ottime migliore migliori consigliate consigliati consigliata consigliato handig geprezen populair
 	populaire valoradas valorados valorada mejor melhor melhores recomendado recomendada idéal idéale
 	excellente fiables fiable praktisch empfehlenswert beliebt beliebte beliebten beliebtesten supportive effective
-	sturdy helps maior boa bom boas bons barato barata baratos baratas solide gut elogiado elogiada`)
+	sturdy helps maior boa bom boas bons barato barata baratos baratas solide gut elogiado elogiada
+	useful saves économique économiques económico económica económicos económicas economico economica
+	economici economiche econômico econômica perfetta perfetto perfecta perfecto perfeita perfeito parfait
+	parfaite perfekt semplice sencillo sencilla einfach completa completo complète komplett flexibel
+	flessibile précis précise précises preciso precisa mieux solida solido sólida sólido`)
 
 var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
 	complaints hikes hike upselling outages outage caps heavy louder icier firmer pricier noisy noisier
@@ -255,7 +266,7 @@ var negativeWords = wordSet(`breach breached stolen flagged warning warnings sag
 	gritty upsells unjustifiable overrated slippery brittle irrégulière irrégulier irrégulièrement
 	cher chère wisselend duur slecht reclamações reclamação instabilidade reclamaciones caro cara
 	scarso scarsa poco deludente teuer schlecht unzuverlässig mandatory priciest probleme problemen problemas investigation investigated
-	probe recalled recall recalls fined penalty`)
+	probe recalled recall recalls fined penalty worries worrying alarming`)
 
 var abbreviations = wordSet(`e.g i.e vs v mr mrs ms dr prof sr jr st inc ltd co corp no nos approx fig ca cf al
 	u.s u.k e.u a.m p.m dept est ft mt vol pp jan feb mar apr jun jul aug sep sept oct nov dec`)
@@ -316,6 +327,14 @@ var corporateWords = wordSet(`labs lab inc co corp corporation company group ban
 	hq software supply workshop toolkit bench ledger digital hub plumbing roofing heating cooling electric
 	electrical landscaping construction cleaning movers realty dental optics`)
 
+// firmWords end a firm's name and never a product's: inside a name, what
+// follows them is the firm's product ("Epic Games Store", "Fenty Beauty
+// Pro Filt'r"). The other corporateWords ("cloud", "home") also name
+// product lines.
+var firmWords = wordSet(`labs lab inc co corp corporation company group games beauty cosmetics studios studio media
+	partners motors foods brands industries holdings entertainment pharmaceuticals apparel footwear athletics
+	airlines technologies`)
+
 // productWords are the model and line words of product names ("Pro",
 // "Max", "CRM"): a name followed by them names a product of that company.
 var productWords = wordSet(`pro max plus ultra mini air lite one go classic original premium essentials
@@ -364,7 +383,7 @@ var predicateVerbs = wordSet(`drew earned received faced published publishes not
 	stores store learns learn lacks lack can could will would may might should does do did also
 	tastes taste mixes lasts last holds hold comes come stands stand shows show trails trail
 	helps help rents rent tracks builds build syncs accepts accept allows allow lists focuses requires require
-	costs sends send pays pay hosts host sets lacks handles handle ` + foreignPredicateWords)
+	costs sends send pays pay hosts host sets lacks handles handle list track sync mix publish ` + foreignPredicateWords)
 
 // foreignPredicateWords are predicateVerbs of the other languages answers
 // come in: an English phrase before one is a name ("About You ist").
@@ -390,6 +409,15 @@ var companyNouns = wordSet(`user customer seller shopper member subscriber owner
 	store shop outlet location station app account card device product camera doorbell reader
 	website site ecosystem price deal gift subscription plan membership order delivery fee
 	brand model lineup range catalog catalogue`)
+
+// romanceOf are "of" in French, Spanish, Italian and Portuguese: "la app
+// de Sanitas" is Sanitas's app.
+var romanceOf = wordSet(`de di da do du del della dello des dos das`)
+
+// romanceCompanyNouns are companyNouns of French, Spanish, Italian and
+// Portuguese: "la tienda de Zara".
+var romanceCompanyNouns = wordSet(`aplicación aplicación aplicativo applicazione tienda tiendas negozio loja boutique
+	magasin tarjeta tarjetas carte cartão carta sitio sito web página clientes cliente clients tarifa tarifas`)
 
 // objectStarts open what a verb acts on: a plain-word brand before "carries
 // a" or "sells the" is the subject of that verb.
@@ -447,11 +475,17 @@ var foreignThan = wordSet(`que als dan che`)
 
 // foreignChoices are "choice" and "option" in the languages answers come in.
 var foreignChoices = wordSet(`choix option opción elección opção escolha wahl option scelta opzione keuze
-	rapport relación relação rapporto preis-leistungs-verhältnis`)
+	rapport relación relação rapporto preis-leistungs-verhältnis
+	options opciones elecciones opções escolhas scelte opzioni optionen`)
 
 // goodChoices are the choices a foreign "good" makes advice of: "un bon
 // choix", but not "un bon rapport qualité-prix", as "good value" is not.
-var goodChoices = wordSet(`choix option opción elección opção escolha wahl scelta opzione keuze`)
+var goodChoices = wordSet(`choix option opción elección opção escolha wahl scelta opzione keuze
+	alternative alternativa alternatief`)
+
+// optionWords are "option" in the languages answers come in: "a good
+// option" is weaker advice than "a good choice".
+var optionWords = wordSet(`option opción opção opzione optie`)
 
 // foreignGood are "good" and "great" before a choice in the languages
 // answers come in: "eine gute Wahl", "un bon choix".
@@ -463,6 +497,9 @@ var foreignA = wordSet(`ein eine einen un une una uno um uma een`)
 
 // pickNouns name the answer's advice: "the top picks are A and B".
 var pickNouns = wordSet(`pick picks choice choices recommendation recommendations favorite favorites favourite favourites bets`)
+
+// readerPronouns are "you" in Italian and Portuguese, after "se" (if).
+var readerPronouns = wordSet(`você vocês tu voi lei`)
 
 // conditionWords open a condition on the claim after it: "If you …, A is".
 var conditionWords = wordSet(`if unless si wenn sofern`)
@@ -531,11 +568,21 @@ var notAdvice = wordSet(`worst last wrong only final weakest poorest riskiest`)
 // answers come in ("pero", "mais", "aunque").
 var butWords = wordSet(`but yet however pero mais mas porém porem ma maar aber allerdings jedoch cependant`)
 
+// whileWords open a clause set beside the one before, in English and the
+// other languages answers come in ("mentre la Hyundai i10 offre").
+var whileWords = wordSet(`while whereas mentre mientras enquanto während terwijl tandis`)
+
+// thoughPairs are "though" of two words in the other languages answers
+// come in.
+var thoughPairs = map[string]bool{"anche se": true, "auch wenn": true, "même si": true, "bien que": true,
+	"si bien": true, "mesmo que": true, "ainda que": true, "ook al": true}
+
 var thoughWords = wordSet(`though although aunque embora obwohl hoewel`)
 
 // andWords join the items of an enumeration, in English and the other
-// languages answers come in ("Sixt, Europcar y Centauro").
-var andWords = wordSet(`and or y e et und ou o oder`)
+// languages answers come in ("Sixt, Europcar y Centauro"), and the brands
+// of a collaboration ("Herman Miller x Logitech").
+var andWords = wordSet(`and or y e et und ou o oder x ×`)
 
 // articles open a name phrase without being part of it ("O Nubank", "El
 // Corte Inglés" keeps its own capital "El" only when written as a name).
@@ -545,6 +592,11 @@ var articles = wordSet(`the o os el los il lo gli het`)
 // complaint.
 var priceNouns = wordSet(`price prices pricing cost costs premium premiums fee fees rate rates renewal
 	subscription subscriptions precio precios tarifa tarifas preço preços prix tarif tarifs preis preise prezzi prezzo`)
+
+// romanceArticles are the definite articles of French, Spanish, Italian
+// and Portuguese, which come before a make and model ("la Fiat Panda");
+// not Portuguese "a" and "as", English words too.
+var romanceArticles = wordSet(`la le les el los las il lo gli o os`)
 
 // nameArticles open a multi-word brand name without naming a company on
 // their own ("La Roche-Posay", "Das Keyboard").
@@ -593,6 +645,11 @@ var costVerbs = wordSet(`cost costs weigh weighs charge charges`)
 // wearVerbs before "faster" make it a weakness ("wears faster").
 var wearVerbs = wordSet(`wear wears wore drain drains die dies break breaks fade fades degrade degrades compress compresses
 	flatten flattens peel peels`)
+
+// littleCosts are the verbs of cost and consumption in the languages
+// answers come in: "little" after them praises ("costa poco", "coûte peu",
+// "verbraucht wenig").
+var littleCosts = wordSet(`costa cuesta custa coûte kostet consuma consume consomme gasta verbraucht pesa pèse wiegt`)
 
 // lookVerbs say how something appears: "looks more expensive than its
 // price" praises.
@@ -643,7 +700,20 @@ var assortmentNouns = wordSet(`selection range menu menus catalog catalogue choi
 // burdens are what a product can add that the reader would rather not
 // have: "but includes ads".
 var burdens = wordSet(`ads ad adverts advertising upsells fee fees surcharge surcharges markup commission
-	commissions`)
+	commissions publicidad pubblicità publicité publicidade werbung`)
+
+// costNouns are what a reader pays, in the languages answers come in.
+var costNouns = wordSet(`cost costs fee fees charge charges surcharge coste costes costo costi custo custos frais
+	kosten aufpreis gebühr gebühren gastos cargo cargos comisión comisiones commission commissions`)
+
+// noneWords before a cost say the reader pays none: "no extra cost", "sin
+// coste", "sans frais", "ohne Aufpreis".
+var noneWords = wordSet(`no without zero sin sans senza sem ohne keine`)
+
+// offerVerbs give the reader something: "offers", "has", "offre",
+// "ofrece", "bietet".
+var offerVerbs = wordSet(`offers offer has have gives give provides provide includes include offre offrent
+	ofrece ofrecen oferece oferecem ha hanno tiene tienen tem têm bietet bieten hat propose`)
 
 // surchargeVerbs put a margin on top of a price: "add a 3% margin".
 var surchargeVerbs = wordSet(`add adds added charge charges charged take takes apply applies`)
@@ -699,3 +769,8 @@ var subjectVerbs = wordSet(`streams stream falls fall fails fail excels excel st
 
 // foreignLike are "like" of other languages ("VPN gratuitas como Hola").
 var foreignLike = wordSet(`como comme come wie zoals`)
+
+// elisions are the French and Italian words that lose their vowel before
+// one starting with a vowel and join it with an apostrophe: "un'ottima",
+// "l'app", "d'Avène".
+var elisions = wordSet(`l' d' un' dell' all' nell' sull' dall' qu' c' j' n' s' m' t'`)
