@@ -266,7 +266,7 @@ func (s *server) metricsRoutes(analytics routeGroup) {
 			"(greatest first, null last), then name. Cluster filters use today's memberships for every date.",
 		query:    analyticsFilterParams(ungroupedWidens),
 		response: s.metricsSchema(),
-		errors:   analyticsErrors(analyticsWindowErrors),
+		errors:   analyticsErrors(analyticsWindowErrors(analyticsFilterParams(ungroupedWidens))),
 		read:     s.handleMetrics,
 	})
 	analytics.handle(route{
@@ -282,7 +282,7 @@ func (s *server) metricsRoutes(analytics routeGroup) {
 			"Wilson interval.",
 		query:    analyticsFilterParams(ungroupedNarrowsAlone),
 		response: s.clusterMetricsSchema(),
-		errors:   analyticsErrors(analyticsWindowErrors),
+		errors:   analyticsErrors(analyticsWindowErrors(analyticsFilterParams(ungroupedNarrowsAlone))),
 		read:     s.handleClusterMetrics,
 	})
 	analytics.handle(route{
