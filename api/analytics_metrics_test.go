@@ -778,6 +778,12 @@ func TestOrganizationOverview(t *testing.T) {
 		"mentionRate": pct(7, 8), "avgMentionPosition": 23.0 / 7, "positivityIndex": pct(5, 7),
 		"totalTrackedQueries": 7, "projectCount": 3})
 
+	t.Run("the document names the window answered", func(t *testing.T) {
+		op := documentedOperations(t, mf.fixture)["GET /api/v1/organizations/{organizationId}/overview"]
+		if !strings.Contains(op.Description, "today included") || strings.Contains(op.Description, "yesterday") {
+			t.Errorf("the overview's description does not say its window ends today, as windowTo does: %q", op.Description)
+		}
+	})
 	t.Run("any parameter is refused", func(t *testing.T) {
 		capturesExpectDetail(t, mf.get(fmt.Sprintf("/api/v1/organizations/%s/overview?dateFrom=2026-01-01", mf.org)),
 			"dateFrom", string(sightline.DetailUnknownField))
