@@ -706,6 +706,15 @@ func TestMetricGlossary(t *testing.T) {
 			t.Errorf("glossary lacks %s", field)
 		}
 	}
+	// A single tracked query's share of voice measured at 0 without any
+	// brand named carries the interval {n: 0, low: 0, high: 100}, so the
+	// intervals' range must admit n = 0.
+	for _, e := range entries {
+		m := e.(map[string]any)
+		if strings.HasPrefix(m["metric"].(string), "*Interval") && !strings.Contains(m["range"].(string), "n 0 and up") {
+			t.Errorf("%s: range %q does not admit n = 0", m["metric"], m["range"])
+		}
+	}
 	capturesExpectDetail(t, f.do(call{method: http.MethodGet, path: "/api/v1/metric-glossary?metric=mentionRate",
 		key: owner.key}), "metric", string(sightline.DetailUnknownField))
 	assertError(t, f.do(call{method: http.MethodGet, path: "/api/v1/metric-glossary"}), http.StatusUnauthorized,
