@@ -36,12 +36,25 @@ func analyticsErrors(badRequest string) map[int]string {
 	return map[int]string{400: badRequest, 404: projectNotFound}
 }
 
-// analyticsWindowErrors documents the refusals every windowed operation
-// shares.
-const analyticsWindowErrors = "dateFrom or dateTo missing_field, or invalid_value when not a YYYY-MM-DD date; dateFrom " +
-	"out_of_range before the retention floor (16 months before today, UTC); dateTo out_of_range before dateFrom; " +
-	"engines invalid_value; countries invalid_value when not a country or not configured on the project; " +
-	"queryClusterIds invalid_value when not a cluster of the project; unknown_field for any other parameter."
+// analyticsWindowErrors documents the refusals of a windowed operation
+// that takes the query parameters params: those of the window, and of the
+// engine, country and cluster filters among params (a filter the operation
+// does not take is an unknown_field like any other parameter).
+func analyticsWindowErrors(params []*openapi3.Parameter) string {
+	text := "dateFrom or dateTo missing_field, or invalid_value when not a YYYY-MM-DD date; dateFrom out_of_range " +
+		"before the retention floor (16 months before today, UTC); dateTo out_of_range before dateFrom;"
+	for _, p := range params {
+		switch p.Name {
+		case "engines":
+			text += " engines invalid_value;"
+		case "countries":
+			text += " countries invalid_value when not a country or not configured on the project;"
+		case "queryClusterIds":
+			text += " queryClusterIds invalid_value when not a cluster of the project;"
+		}
+	}
+	return text + " unknown_field for any other parameter."
+}
 
 // analyticsWindowParams are dateFrom and dateTo.
 func analyticsWindowParams() []*openapi3.Parameter {

@@ -36,7 +36,7 @@ func (s *server) keywordListingsRoute() route {
 		query:    keywordListingParams(),
 		response: s.keywordListingSchema(),
 		errors: map[int]string{
-			400: analyticsWindowErrors + " status, checkFrequencies, sortBy and sortOrder invalid_value outside their " +
+			400: analyticsWindowErrors(keywordListingParams()) + " status, checkFrequencies, sortBy and sortOrder invalid_value outside their " +
 				"values; nPasses invalid_type when not an integer, out_of_range outside 1-10; search out_of_range over " +
 				"100 characters; limit out_of_range outside 1-100; offset out_of_range below 0.",
 			404: projectNotFound,

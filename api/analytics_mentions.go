@@ -152,6 +152,11 @@ func (s *server) blankDeletedQueries(r *request, p *oltp.ProjectScope, samples [
 
 // /mentions/mix
 
+// mentionMixParams are the query parameters of GET /mentions/mix.
+func mentionMixParams() []*openapi3.Parameter {
+	return append(analyticsWindowParams(), analyticsEnginesParam(), analyticsCountriesParam())
+}
+
 func mixCountSchema() *openapi3.Schema { return integerSchema().WithMin(0) }
 
 func (s *server) mentionMixSchema() *openapi3.Schema {
@@ -261,7 +266,7 @@ func (s *server) mentionsRoutes(analytics routeGroup) {
 			"google_serp and google_shopping are accepted and match nothing (they do not answer in prose).",
 		query:    mentionSampleParams(),
 		response: s.mentionSamplesSchema(),
-		errors: analyticsErrors(analyticsWindowErrors + " sentiment, mentionType or sortBy invalid_value outside their values; " +
+		errors: analyticsErrors(analyticsWindowErrors(mentionSampleParams()) + " sentiment, mentionType or sortBy invalid_value outside their values; " +
 			"competitorId invalid_uuid, or invalid_value when not a current tracked competitor of the project; " +
 			"limit out_of_range above 100."),
 		read: s.handleMentionSamples,
@@ -271,9 +276,9 @@ func (s *server) mentionsRoutes(analytics routeGroup) {
 		summary: "How AI answers name the own brand: by mention type, tone and qualifier",
 		description: "Counts of the own brand's mentions in the window (one per AI answer naming it), never a " +
 			"competitor's. Every bucket is present, 0 when empty; byType, byTone and byQualifier each sum to total.",
-		query:    append(analyticsWindowParams(), analyticsEnginesParam(), analyticsCountriesParam()),
+		query:    mentionMixParams(),
 		response: s.mentionMixSchema(),
-		errors:   analyticsErrors(analyticsWindowErrors),
+		errors:   analyticsErrors(analyticsWindowErrors(mentionMixParams())),
 		read:     s.handleMentionMix,
 	})
 	analytics.handle(route{
@@ -285,7 +290,7 @@ func (s *server) mentionsRoutes(analytics routeGroup) {
 			"null without mentions; its interval uses n = mentionCount.",
 		query:    analyticsFilterParams(ungroupedNarrowsAlone),
 		response: s.sentimentSchema(),
-		errors:   analyticsErrors(analyticsWindowErrors),
+		errors:   analyticsErrors(analyticsWindowErrors(analyticsFilterParams(ungroupedNarrowsAlone))),
 		read:     s.handleSentiment,
 	})
 	analytics.handle(route{
@@ -296,7 +301,7 @@ func (s *server) mentionsRoutes(analytics routeGroup) {
 			"counts every domain or page. engines google_serp and google_shopping are accepted and match nothing.",
 		query:    citedSourceParams(),
 		response: s.citedSourcesSchema(),
-		errors:   analyticsErrors(analyticsWindowErrors + " groupBy invalid_value; limit out_of_range above 100."),
+		errors:   analyticsErrors(analyticsWindowErrors(citedSourceParams()) + " groupBy invalid_value; limit out_of_range above 100."),
 		read:     s.handleCitedSources,
 	})
 	analytics.handle(route{
@@ -309,7 +314,7 @@ func (s *server) mentionsRoutes(analytics routeGroup) {
 			"has zeros and nulls.",
 		query:    coOccurrenceParams(),
 		response: s.coOccurrenceSchema(),
-		errors: analyticsErrors(analyticsWindowErrors + " competitorId invalid_uuid, or invalid_value when not a current tracked " +
+		errors: analyticsErrors(analyticsWindowErrors(coOccurrenceParams()) + " competitorId invalid_uuid, or invalid_value when not a current tracked " +
 			"competitor of the project."),
 		read: s.handleCoOccurrence,
 	})

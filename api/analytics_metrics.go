@@ -266,7 +266,7 @@ func (s *server) metricsRoutes(analytics routeGroup) {
 			"(greatest first, null last), then name. Cluster filters use today's memberships for every date.",
 		query:    analyticsFilterParams(ungroupedWidens),
 		response: s.metricsSchema(),
-		errors:   analyticsErrors(analyticsWindowErrors),
+		errors:   analyticsErrors(analyticsWindowErrors(analyticsFilterParams(ungroupedWidens))),
 		read:     s.handleMetrics,
 	})
 	analytics.handle(route{
@@ -282,7 +282,7 @@ func (s *server) metricsRoutes(analytics routeGroup) {
 			"Wilson interval.",
 		query:    analyticsFilterParams(ungroupedNarrowsAlone),
 		response: s.clusterMetricsSchema(),
-		errors:   analyticsErrors(analyticsWindowErrors),
+		errors:   analyticsErrors(analyticsWindowErrors(analyticsFilterParams(ungroupedNarrowsAlone))),
 		read:     s.handleClusterMetrics,
 	})
 	analytics.handle(route{
@@ -299,7 +299,7 @@ func (s *server) metricsRoutes(analytics routeGroup) {
 		method: http.MethodGet, pattern: "/api/v1/organizations/{organizationId}/overview", id: "getOrganizationOverview",
 		summary: "The own brand's headline metrics per active project and for the organization",
 		description: "One row per active project (archived projects, and every project of an archived organization, " +
-			"are left out) over the last 30 full UTC days (yesterday and the 29 days before: windowFrom..windowTo), " +
+			"are left out) over the last 30 UTC days, today included (windowFrom..windowTo), " +
 			"ordered by shareOfVoice (greatest first, null last), then name. trendShareOfVoice is current minus " +
 			"previous against the 30 days before, null when either has no value. trackedQueryCount counts the " +
 			"project's tracked queries, active and paused. aggregate pools the listed projects' captures (each project " +

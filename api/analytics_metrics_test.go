@@ -706,6 +706,15 @@ func TestMetricGlossary(t *testing.T) {
 			t.Errorf("glossary lacks %s", field)
 		}
 	}
+	// A single tracked query's share of voice measured at 0 without any
+	// brand named carries the interval {n: 0, low: 0, high: 100}, so the
+	// intervals' range must admit n = 0.
+	for _, e := range entries {
+		m := e.(map[string]any)
+		if strings.HasPrefix(m["metric"].(string), "*Interval") && !strings.Contains(m["range"].(string), "n 0 and up") {
+			t.Errorf("%s: range %q does not admit n = 0", m["metric"], m["range"])
+		}
+	}
 	capturesExpectDetail(t, f.do(call{method: http.MethodGet, path: "/api/v1/metric-glossary?metric=mentionRate",
 		key: owner.key}), "metric", string(sightline.DetailUnknownField))
 	assertError(t, f.do(call{method: http.MethodGet, path: "/api/v1/metric-glossary"}), http.StatusUnauthorized,
@@ -778,6 +787,12 @@ func TestOrganizationOverview(t *testing.T) {
 		"mentionRate": pct(7, 8), "avgMentionPosition": 23.0 / 7, "positivityIndex": pct(5, 7),
 		"totalTrackedQueries": 7, "projectCount": 3})
 
+	t.Run("the document names the window answered", func(t *testing.T) {
+		op := documentedOperations(t, mf.fixture)["GET /api/v1/organizations/{organizationId}/overview"]
+		if !strings.Contains(op.Description, "today included") || strings.Contains(op.Description, "yesterday") {
+			t.Errorf("the overview's description does not say its window ends today, as windowTo does: %q", op.Description)
+		}
+	})
 	t.Run("any parameter is refused", func(t *testing.T) {
 		capturesExpectDetail(t, mf.get(fmt.Sprintf("/api/v1/organizations/%s/overview?dateFrom=2026-01-01", mf.org)),
 			"dateFrom", string(sightline.DetailUnknownField))

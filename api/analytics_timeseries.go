@@ -205,7 +205,7 @@ func (s *server) timeseriesRoutes(analytics routeGroup) {
 		query:    timeseriesParams(true),
 		response: s.timeseriesSchema(),
 		errors: map[int]string{
-			400: analyticsWindowErrors + " granularity invalid_value; competitorIds invalid_uuid, or invalid_value " +
+			400: analyticsWindowErrors(timeseriesParams(true)) + " granularity invalid_value; competitorIds invalid_uuid, or invalid_value " +
 				"when not a current competitor of the project.",
 			404: projectNotFound,
 		},

@@ -90,6 +90,83 @@ func TestContractListsEveryRoute(t *testing.T) {
 	}
 }
 
+// documentedOperation is an operation of the served document: its
+// description, query parameters and the descriptions of its answers by
+// status.
+type documentedOperation struct {
+	Description string `json:"description"`
+	Parameters  []struct {
+		Name     string `json:"name"`
+		In       string `json:"in"`
+		Required bool   `json:"required"`
+	} `json:"parameters"`
+	Responses map[string]struct {
+		Description string `json:"description"`
+	} `json:"responses"`
+}
+
+// documentedOperations reads the served document's operations, keyed by
+// "METHOD path".
+func documentedOperations(t *testing.T, f *fixture) map[string]documentedOperation {
+	t.Helper()
+	r := f.do(call{method: http.MethodGet, path: "/api/v1/doc/json"})
+	if r.status != http.StatusOK {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	var doc struct {
+		Paths map[string]map[string]json.RawMessage `json:"paths"`
+	}
+	if err := json.Unmarshal(r.body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]documentedOperation{}
+	for path, ops := range doc.Paths {
+		for method, raw := range ops {
+			if method == "parameters" {
+				continue
+			}
+			var op documentedOperation
+			if err := json.Unmarshal(raw, &op); err != nil {
+				t.Fatal(err)
+			}
+			out[strings.ToUpper(method)+" "+path] = op
+		}
+	}
+	return out
+}
+
+// TestAnalyticsRefusalsNameTheirOwnFilters checks that the 400 answer of
+// every windowed analytics operation documents the refusals of the filters
+// it takes, and no others: a filter it does not take is refused as
+// unknown_field, not for its value.
+func TestAnalyticsRefusalsNameTheirOwnFilters(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	windowed := 0
+	for name, op := range documentedOperations(t, f) {
+		declared := map[string]bool{}
+		for _, p := range op.Parameters {
+			if p.In == "query" {
+				declared[p.Name] = p.Required || declared[p.Name]
+			}
+		}
+		if required, ok := declared["dateFrom"]; !ok || !required {
+			continue // not a windowed analytics operation
+		}
+		windowed++
+		refusals := op.Responses["400"].Description
+		for _, filter := range []string{"engines", "countries", "queryClusterIds"} {
+			_, takes := declared[filter]
+			if documented := strings.Contains(refusals, filter+" invalid_value"); documented != takes {
+				t.Errorf("%s takes %s: %v, but its 400 answer documents the filter's refusal: %v", name, filter, takes, documented)
+			}
+		}
+	}
+	if windowed == 0 {
+		t.Fatal("no windowed analytics operation found in the document")
+	}
+}
+
 func TestOperationalEndpoints(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
