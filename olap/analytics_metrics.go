@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"time"
@@ -150,14 +151,20 @@ func (p positionSums) best() *int {
 }
 
 // stability is the population standard deviation of the positions; nil
-// under two observations.
+// under two observations. The variance is (n·Σx² − (Σx)²) / n², its
+// numerator taken in exact 128-bit integers: positions spread alike then
+// give the same figure at any level, so sorts by stability tie them.
 func (p positionSums) stability() *float64 {
 	if p.count < 2 {
 		return nil
 	}
+	nsqHi, nsqLo := bits.Mul64(p.count, p.sq)
+	sum2Hi, sum2Lo := bits.Mul64(p.sum, p.sum)
+	lo, borrow := bits.Sub64(nsqLo, sum2Lo, 0)
+	hi, _ := bits.Sub64(nsqHi, sum2Hi, borrow)
+	numerator := float64(hi)*(1<<64) + float64(lo)
 	n := float64(p.count)
-	mean := float64(p.sum) / n
-	v := math.Sqrt(math.Max(0, float64(p.sq)/n-mean*mean))
+	v := math.Sqrt(numerator) / n
 	return &v
 }
 
