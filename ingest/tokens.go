@@ -164,7 +164,7 @@ func allDigits(w string) bool {
 // isCommonWord reports whether w (lower case) is a common English word,
 // also in plural, -ing, -ed or -ly form, or a hyphenated compound of such.
 func isCommonWord(w string) bool {
-	if commonWords[w] || stopNames[w] || properNames[w] {
+	if commonWords[w] || stopNames[w] || properNames[w] || foreignOrdinaryWords[w] {
 		return true
 	}
 	if strings.Contains(w, "-") {

@@ -267,7 +267,8 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 		}
 	}
 	joined := strings.Join(words, "_")
-	if labelWords[strings.Join(words, " ")] || len(words) == 1 && labelWords[words[0]] {
+	// "**My tip:**", "**Mein Tipp:**": a possessive before a label word.
+	if labelWords[strings.Join(words, " ")] || len(words) == 1 && labelWords[words[0]] || len(words) == 2 && stopNames[words[0]] && labelWords[words[1]] {
 		p.label, p.rejected = true, true
 	}
 	if publishers[joined] || publishers[strings.TrimPrefix(joined, "the_")] || publicBodies[joined] || publicBodies[words[0]] ||

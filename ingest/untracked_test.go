@@ -152,6 +152,15 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// is the model's name, not the company's.
 		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",
 			[]string{"HyperX", "Square", "BP"}},
+		// Words of other languages that open a line, a label or a German
+		// sentence are ordinary: adverbs, nouns, a possessive and a label.
+		{"foreign adverb opening a sentence", "Für eine einfache Steuererklärung reichen Apps. Kostenlos geht es auch direkt über ELSTER.", nil},
+		{"foreign noun opening a bold heading", "Testo.\n\n**Compagnie con banco in aeroporto**\n* **Locauto:** una buona scelta.\n* **Goldcar:** tariffe basse.\n",
+			[]string{"Locauto", "Goldcar"}},
+		{"foreign possessive and label", "1. **Taxfix** – Frage-Antwort-Prinzip.\n2. **SteuerGo** – Günstig.\n\n**Mein Tipp:** Wenn du nur Lohn angibst, nimm Taxfix.",
+			[]string{"Taxfix", "SteuerGo"}},
+		{"foreign possessive and label before a list", "Texto.\n\n**Minha recomendação:**\n- A **InfinitePay** costuma ser a mais barata.\n",
+			[]string{"InfinitePay"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

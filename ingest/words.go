@@ -201,7 +201,9 @@ var commonWords = wordSet(`
 	geological volcanic eruption eruptions cultural political social environmental economic`)
 
 var stopNames = wordSet(`i we you he she it they me us them my our your his her its their this that these those
-	the a an and or but if so yes no not ok okay mr mrs ms dr internet web email online`)
+	the a an and or but if so yes no not ok okay mr mrs ms dr internet web email online
+	mein meine meinen unser unsere dein deine mon ma mes notre nos mi mis nuestro nuestra mio mia miei mie nostro
+	nostra meu minha meus minhas nosso nossa`)
 
 var properNames = wordSet(`monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
 	september october november december spring summer autumn fall winter
@@ -351,6 +353,13 @@ var featureNouns = wordSet(`feature features extra extras perk perks function fu
 	modes setting settings option-set formats protocol protocols metric metrics tool-set touches integrations
 	program programs`)
 
+// foreignOrdinaryWords are adverbs and nouns of the other languages answers
+// come in, capitalised where they open a line or a German sentence
+// ("**Compagnie low cost**", "Kostenlos geht es"): ordinary words, never a
+// name by themselves.
+var foreignOrdinaryWords = wordSet(`kostenlos kostenlose gratis günstig anbieter optionen gratuit gratuite compagnies
+	entreprises gratuito gratuita compañías empresas opciones compagnie aziende opzioni grátis opções`)
+
 // foreignCommonNouns are institution words of other languages that start
 // multi-word names ("Clínica Dental Sonrisa", "Centro Odontológico").
 var foreignCommonNouns = wordSet(`maison atelier centro clínica clinica instituto hospital banco grupo casa consultorio
@@ -363,7 +372,9 @@ var labelWords = wordSet(`price prices pricing verdict bottom line pros cons pro
 	takeaway recommendation recommendations alternatives alternative option options premium mid-range
 	budget winner runner-up honorable mention features feature ideal for why who it's for drawback
 	drawbacks strengths weaknesses battery display range model brand tool app host pos feature criteria top best key quick bottom main other more also best-for good great
-	downside downsides upside upsides catch catches cost installation verdict`)
+	downside downsides upside upsides catch catches cost installation verdict
+	tipp tipps fazit empfehlung conseil conseils astuce consejo consejos consiglio consigli dica dicas
+	recomendação recomendações recomendación recomendaciones recommandation raccomandazione`)
 
 // weekdayTimeWords follow or precede a weekday used as a day ("Friday
 // afternoon", "by Friday", "Black Friday").
