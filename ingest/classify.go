@@ -271,7 +271,7 @@ func (e *extraction) optionLine(ui, k int) bool {
 		}
 		// "iPhone 16 Pro (Apple):", "Galaxy S25 Ultra (Samsung):"
 		for i := lead; i < k; i++ {
-			if toks[i].punct && (toks[i].w == ":" || toks[i].w == "–" || toks[i].w == "—" || toks[i].w == ".") {
+			if toks[i].punct && (toks[i].w == ":" || toks[i].w == "–" || toks[i].w == "—" || toks[i].w == ".") && !numberRange(toks, i) {
 				// "Smart home: Vivint has …": a short label, then the option.
 				return toks[i].w == ":" && k == i+1 && i-lead <= 4 && l.kind == lineItem
 			}

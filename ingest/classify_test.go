@@ -20,6 +20,9 @@ func TestExtractMentionType(t *testing.T) {
 		brand  string
 		want   sightline.MentionType
 	}{
+		// A label with a range of ages before the colon still leads the
+		// item with the option after it.
+		{"- **Ages 6–12: Apple iPad (10th generation).** Faster than the Fire tablets.\n- **Tweens: Fooble Tab.** Cheap.\n", []string{"Apple", "Fooble"}, "Apple", sightline.MentionListing},
 		// A comparative before the noun it qualifies ("a newer option")
 		// describes the brand; it weighs it against no other.
 		{"GitBook is the most popular hosted tool, and Zenith is a newer open-source option.", []string{"Zenith", "GitBook"}, "Zenith", sightline.MentionReference},

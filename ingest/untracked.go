@@ -402,7 +402,9 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 	// label before a colon gives way to what follows it. What follows must
 	// itself read as a lead: after "**Follow Up Boss:** Built for agents"
 	// the bold words are the name.
-	if colon := labelColon(toks, lead); colon > 0 && colon+1 < len(toks) && (p.to != colon || p.ordinary || p.label) {
+	// Bold running on past the colon ("**Tweens: Samsung Galaxy Tab**")
+	// marks the words before it as the label.
+	if colon := labelColon(toks, lead); colon > 0 && colon+1 < len(toks) && (p.to != colon || p.ordinary || p.label || e.inBold(toks[colon].start) && e.inBold(toks[colon+1].start)) {
 		for _, q := range ps {
 			if q.from != colon+1 || !e.endsLead(toks, q) {
 				continue
@@ -571,12 +573,17 @@ func (e *extraction) gerund(p phrase) bool {
 }
 
 // labelColon returns the colon ending a short label at the start of a
-// sentence ("Opción adicional:", "Budget pick:"), 0 when none.
+// sentence ("Opción adicional:", "Budget pick:", "Ages 3–7:"), 0 when none.
 func labelColon(toks []token, lead int) int {
-	for i := lead; i < len(toks) && i-lead <= 3; i++ {
+	dashes := 0
+	for i := lead; i < len(toks) && i-lead-dashes <= 3; i++ {
 		if toks[i].punct {
 			if toks[i].w == ":" && i > lead {
 				return i
+			}
+			if i > lead && numberRange(toks, i) {
+				dashes++
+				continue
 			}
 			return 0
 		}

@@ -161,6 +161,10 @@ func TestExtractUntrackedNames(t *testing.T) {
 			[]string{"Taxfix", "SteuerGo"}},
 		{"foreign possessive and label before a list", "Texto.\n\n**Minha recomendação:**\n- A **InfinitePay** costuma ser a mais barata.\n",
 			[]string{"InfinitePay"}},
+		// A bold label before a colon the bold runs on past, ages and all,
+		// gives way to the option after it.
+		{"bold label before a colon inside the bold", "**Top options by age**\n- **Ages 3–7: Amazon Fire 7 Kids.** Cheap.\n- **Tweens: Samsung Galaxy Tab A9+ Kids Edition.** Easy.\n- **Preschool learning: LeapFrog LeapPad Academy.** Preloaded games.\n",
+			[]string{"Amazon", "Samsung", "LeapFrog"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
