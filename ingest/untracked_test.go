@@ -165,6 +165,12 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// gives way to the option after it.
 		{"bold label before a colon inside the bold", "**Top options by age**\n- **Ages 3–7: Amazon Fire 7 Kids.** Cheap.\n- **Tweens: Samsung Galaxy Tab A9+ Kids Edition.** Easy.\n- **Preschool learning: LeapFrog LeapPad Academy.** Preloaded games.\n",
 			[]string{"Amazon", "Samsung", "LeapFrog"}},
+		// Initials keep their period and a bank or credit union ends the
+		// name, even where the initials are written alone too.
+		{"initials before a bank", "- **U.S. Bank** is strong on assistance. Most U.S. lenders charge fees.\n- **Chase** offers a grant.\n",
+			[]string{"U.S. Bank", "Chase"}},
+		{"credit union", "- **Navy Federal Credit Union** is often cited as the best option.\n- **Chase** offers a grant.\n",
+			[]string{"Navy Federal Credit Union", "Chase"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -327,7 +327,7 @@ var corporateWords = wordSet(`labs lab inc co corp corporation company group ban
 	insurance energy airlines apparel outdoors footwear kitchen home hub works industries international
 	holdings financial mobile wireless games entertainment pharmaceuticals cosmetics beauty analytics cloud
 	hq software supply workshop toolkit bench ledger digital hub plumbing roofing heating cooling electric
-	electrical landscaping construction cleaning movers realty dental optics`)
+	electrical landscaping construction cleaning movers realty dental optics union`)
 
 // firmWords end a firm's name and never a product's: inside a name, what
 // follows them is the firm's product ("Epic Games Store", "Fenty Beauty
@@ -335,7 +335,7 @@ var corporateWords = wordSet(`labs lab inc co corp corporation company group ban
 // product lines.
 var firmWords = wordSet(`labs lab inc co corp corporation company group games beauty cosmetics studios studio media
 	partners motors foods brands industries holdings entertainment pharmaceuticals apparel footwear athletics
-	airlines technologies`)
+	airlines technologies bank union`)
 
 // productWords are the model and line words of product names ("Pro",
 // "Max", "CRM"): a name followed by them names a product of that company.
