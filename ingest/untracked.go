@@ -281,9 +281,17 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	if stopOnly(words) {
 		p.rejected = true
 	}
-	if rs := d.text[toks[from].start:toks[from].end]; p.initial && strings.Contains(toks[from].w, "-") {
-		if i := strings.LastIndexByte(string(rs), '-'); i > 0 && i+1 < len(string(rs)) && unicode.IsLower([]rune(string(rs)[i+1:])[0]) {
+	if rs := d.text[toks[from].start:toks[from].end]; strings.Contains(toks[from].w, "-") {
+		// "British-style fell running": an ordinary word after the hyphen
+		// makes an adjective anywhere.
+		if i := strings.LastIndexByte(string(rs), '-'); i > 0 && i+1 < len(string(rs)) && unicode.IsLower([]rune(string(rs)[i+1:])[0]) &&
+			(p.initial || isCommonWord(string(rs)[i+1:])) {
 			p.rejected = true // "Well-reviewed OTC options", "At-home brands"
+		}
+		// "Non-Wi-Fi monitors", "Anti-glare screens": a prefix that makes
+		// an adjective.
+		if pre, _, ok := strings.Cut(toks[from].w, "-"); ok && adjectivePrefixes[pre] {
+			p.rejected = true
 		}
 	}
 	// "the Kayano", "the XPS 13": a product; "Post-it® Super Sticky": the

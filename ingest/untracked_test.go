@@ -171,6 +171,11 @@ func TestExtractUntrackedNames(t *testing.T) {
 			[]string{"U.S. Bank", "Chase"}},
 		{"credit union", "- **Navy Federal Credit Union** is often cited as the best option.\n- **Chase** offers a grant.\n",
 			[]string{"Navy Federal Credit Union", "Chase"}},
+		// Hyphenated adjectives are no names: an ordinary word after the
+		// hyphen, or a prefix such as "Non-" before it.
+		{"adjective ending in an ordinary word", "Nike's Pegasus is great in boggy, British-style fell running.", []string{"Nike"}},
+		{"adjective opened by a prefix", "**Non-Wi-Fi monitors**\n- **Infant Optics DXR-8 PRO**: the top pick.\n- **VTech VM819**: a cheaper alternative.\n",
+			[]string{"Infant Optics", "VTech"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

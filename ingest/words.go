@@ -353,6 +353,10 @@ var featureNouns = wordSet(`feature features extra extras perk perks function fu
 	modes setting settings option-set formats protocol protocols metric metrics tool-set touches integrations
 	program programs`)
 
+// adjectivePrefixes open hyphenated adjectives ("Non-Wi-Fi", "Anti-glare"),
+// never a name.
+var adjectivePrefixes = wordSet(`non anti semi multi`)
+
 // foreignOrdinaryWords are adverbs and nouns of the other languages answers
 // come in, capitalised where they open a line or a German sentence
 // ("**Compagnie low cost**", "Kostenlos geht es"): ordinary words, never a
