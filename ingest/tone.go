@@ -368,6 +368,9 @@ func polarity(toks []token, i int) int {
 	case strings.HasPrefix(w, "poorly-") || strings.HasPrefix(w, "badly-") || strings.HasPrefix(w, "worst-"):
 		p = -1
 	}
+	if w == "mixed" && i+1 < len(toks) && !toks[i+1].punct && !judgmentNouns[toks[i+1].w] {
+		p = 0 // "mixed terrain" is a kind of ground; "mixed reviews" a verdict
+	}
 	prev := word(toks, i-1)
 	if outdoes[w] {
 		// "A outperforms B" praises A; "A is outclassed by B" criticises A.

@@ -16,6 +16,9 @@ func TestExtractToneCues(t *testing.T) {
 		want        sightline.Tone
 	}{
 		{"Echelon is similar to Peloton but cheaper.", "Echelon", sightline.TonePositive},
+		// "mixed" criticises reviews and results, not a blend of ground.
+		{"For mixed terrain and longer runs, the picture is more nuanced:\n\n1. **Hoka Speedgoat 6**\n2. **Brooks Cascadia 18**\n", "Hoka", sightline.ToneNeutral},
+		{"Hoka gets mixed reviews for durability.", "Hoka", sightline.ToneNegative},
 		// A list takes the stance of an endorsing lead-in in another language.
 		{"Die besten Laufschuhe für Anfänger:\n\n- **Asics Novablast 5:** viel Dämpfung.\n- **Brooks Ghost 16:** stabil.\n", "Asics", sightline.TonePositive},
 		// "hard to beat" praises; "hard to justify" criticises.

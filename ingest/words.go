@@ -739,6 +739,11 @@ var differWords = wordSet(`different differ differs differently`)
 var sizeMeasures = wordSet(`revenue revenues sales volume assets market share size number headcount
 	employees users subscribers customers capitalization capitalisation valuation members deposits`)
 
+// judgmentNouns are what "mixed" criticises when it qualifies them ("mixed
+// reviews", "mixed results"); before another noun it is only a blend.
+var judgmentNouns = wordSet(`review reviews results result feedback ratings rating record reception reputation
+	experiences opinions reports verdicts`)
+
 // crowdWords count the people who do something: "many teams prefer it".
 var crowdWords = wordSet(`many some most several plenty lots countless`)
 
