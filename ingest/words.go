@@ -739,6 +739,10 @@ var differWords = wordSet(`different differ differs differently`)
 var sizeMeasures = wordSet(`revenue revenues sales volume assets market share size number headcount
 	employees users subscribers customers capitalization capitalisation valuation members deposits`)
 
+// avoidVerbs advise against what follows them, in the languages answers
+// come in ("Avoid X", "Evite a Cielo", "Vermeide X").
+var avoidVerbs = wordSet(`skip avoid evite evita evitar évitez evitez éviter evitare evitate vermeide vermeiden vermeidet`)
+
 // judgmentNouns are what "mixed" criticises when it qualifies them ("mixed
 // reviews", "mixed results"); before another noun it is only a blend.
 var judgmentNouns = wordSet(`review reviews results result feedback ratings rating record reception reputation
