@@ -121,6 +121,8 @@ func (e *extraction) companyName(p phrase) string {
 			product = e.tailWrittenAlone(ts, first)
 		}
 		switch {
+		case first == 1 && e.citedSites[head.w+" "+second.w]:
+			ts = ts[:2] // "Cash App Taxes" beside cash.app: the site's whole name and its product
 		case first == 1 && e.citedSites[head.w] && !corporateWords[ts[len(ts)-1].w]:
 			ts = ts[:1] // "Level Lock" beside level.co: the site's owner and its product
 		case first == 1 && makers[head.w]:

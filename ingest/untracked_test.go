@@ -207,6 +207,8 @@ func TestExtractCitedSiteNames(t *testing.T) {
 		{"plain word beside its cited site", "Level Lock+ hides all the electronics inside the door.", []string{"https://level.co/products/level-lock-plus"}, []string{"Level"}},
 		{"plain word with no such site", "Level Lock+ hides all the electronics inside the door.", []string{"https://www.cnet.com/locks"}, nil},
 		{"gerund behind a redirect", "Rippling is worth considering.", []string{"https://www.google.com/url?q=https://www.rippling.com/"}, nil},
+		// A domain that spells a two-word name keeps both words.
+		{"name spelt by its domain", "- **FreeTaxUSA** is free.\n- **Cash App Taxes** is free for both federal and state.\n", []string{"https://cash.app/taxes"}, []string{"FreeTaxUSA", "Cash App"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
