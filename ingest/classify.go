@@ -553,6 +553,11 @@ func recommendationCue(toks []token, i int) bool {
 	if goodChoices[w] && foreignGood[word(toks, i-1)] && (foreignA[word(toks, i-2)] || i >= 2 && toks[i-2].w == ":" && !optionWords[w]) {
 		return !negated(toks, i-2)
 	}
+	// "é a escolha certa", "la scelta giusta", "die richtige Wahl": "the
+	// right choice", the adjective after or before its noun.
+	if goodChoices[w] && (foreignRight[word(toks, i+1)] && (romanceArticles[word(toks, i-1)] || word(toks, i-1) == "a") || foreignRight[word(toks, i-1)] && nameArticles[word(toks, i-2)]) {
+		return !negated(toks, i-2)
+	}
 	return false
 }
 

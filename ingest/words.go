@@ -507,6 +507,9 @@ var optionWords = wordSet(`option opción opção opzione optie`)
 var foreignGood = wordSet(`gute guter gutes bon bonne buena buen boa bom ottima ottimo goede excellente excelente
 	hervorragende ausgezeichnete`)
 
+// foreignRight are "right" of a choice in the languages answers come in.
+var foreignRight = wordSet(`certa certo correcta correcto adecuada adecuado giusta giusto richtige juste bon bonne`)
+
 // foreignA are "a" and "an" in the languages answers come in.
 var foreignA = wordSet(`ein eine einen un une una uno um uma een`)
 
