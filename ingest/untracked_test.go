@@ -176,6 +176,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"adjective ending in an ordinary word", "Nike's Pegasus is great in boggy, British-style fell running.", []string{"Nike"}},
 		{"adjective opened by a prefix", "**Non-Wi-Fi monitors**\n- **Infant Optics DXR-8 PRO**: the top pick.\n- **VTech VM819**: a cheaper alternative.\n",
 			[]string{"Infant Optics", "VTech"}},
+		// A central bank's payment system is a public body.
+		{"central bank payment system", "- A **InfinitePay** costuma ser a mais barata, e o Pix é gratuito.\n- A **Ton** é uma ótima escolha.\n", []string{"InfinitePay", "Ton"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -284,9 +284,9 @@ var publishers = wordSet(`g2 capterra trustradius trustpilot reddit quora youtub
 	stiftung_warentest which? what_car? zapier_blog bon_appétit bob_vila dc_rainmaker`)
 
 // publicBodies are regulators and public institutions, written as acronyms
-// or names.
+// or names, and the payment systems central banks run.
 var publicBodies = wordSet(`aafco mit harvard stanford oxford cambridge rbi ecb boe fed federal_reserve reserve_bank_of_india fda ftc fcc epa nhs cnil sec irs cdc who eu un oecd nist gdpr cfpb ofcom
-	bafin nhtsa usda hhs ico cma doj`)
+	bafin nhtsa usda hhs ico cma doj pix upi sepa fednow`)
 
 // programmingLanguages are languages and runtimes, never brands.
 var programmingLanguages = wordSet(`python javascript typescript java go golang rust ruby php kotlin swift
