@@ -608,6 +608,9 @@ func (e *extraction) labelLike(p phrase) bool {
 	if p.to-p.from < 2 && !strings.Contains(last.w, "-") || corporateWords[last.w] || camelCase(head) || hasDigit(head) {
 		return false // "AliExpress Dropshipping" is a name
 	}
+	if e.possessiveInProse(head) {
+		return false // "Square Appointments" beside "Square's card readers"
+	}
 	if first := toks[p.from].w; p.to-p.from >= 2 && (!isCommonWord(first) && !adjectiveLike(first) || allDigits(first)) {
 		return false // "Trifecta Nutrition": a coined word leads a name, not "Dynamic Typing"
 	}
@@ -616,6 +619,19 @@ func (e *extraction) labelLike(p phrase) bool {
 		w = w[i+1:]
 	}
 	return attributeWord(w) || strings.HasSuffix(w, "ed") && len(w) > 4
+}
+
+// possessiveInProse reports whether the answer writes the capitalised word
+// w with a possessive inside a sentence ("works with Square's card
+// readers"): something that owns, a name.
+func (e *extraction) possessiveInProse(w []rune) bool {
+	text := string(e.d.text)
+	for _, poss := range []string{"'s ", "’s "} {
+		if strings.Contains(text, " "+string(w)+poss) {
+			return true
+		}
+	}
+	return false
 }
 
 // adjectiveLike reports whether a word ends like an English adjective

@@ -178,6 +178,10 @@ func TestExtractUntrackedNames(t *testing.T) {
 			[]string{"Infant Optics", "VTech"}},
 		// A central bank's payment system is a public body.
 		{"central bank payment system", "- A **InfinitePay** costuma ser a mais barata, e o Pix é gratuito.\n- A **Ton** é uma ótima escolha.\n", []string{"InfinitePay", "Ton"}},
+		// An ordinary word the answer writes as an owner in prose is a name,
+		// and what follows it in a lead is its product.
+		{"owner written with a possessive in prose", "- **Vagaro** — $30 a month.\n- **Fresha** — Free subscription.\n- **Ring Appointments** — Free for individuals, and it works with Ring's card readers.\n",
+			[]string{"Vagaro", "Fresha", "Ring"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
