@@ -182,6 +182,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// and what follows it in a lead is its product.
 		{"owner written with a possessive in prose", "- **Vagaro** — $30 a month.\n- **Fresha** — Free subscription.\n- **Ring Appointments** — Free for individuals, and it works with Ring's card readers.\n",
 			[]string{"Vagaro", "Fresha", "Ring"}},
+		// A kind of product after a maker's name is not the company's.
+		{"category noun after a maker", "- **Sennheiser Momentum 4 Wireless**: 60-hour battery.\n- **Nothing Headphone (1)**: a distinctive design.\n",
+			[]string{"Sennheiser", "Nothing"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

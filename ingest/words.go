@@ -341,11 +341,12 @@ var firmWords = wordSet(`labs lab inc co corp corporation company group games be
 // "Max", "CRM"): a name followed by them names a product of that company.
 var productWords = wordSet(`pro max plus ultra mini air lite one go classic original premium essentials
 	edition series gen se neo prime elite sport standard deluxe crm books notes music drive
-	suite app apps tv phone pay watch buds pods fit browser laptop laptops notebook tablet`)
+	suite app apps tv phone pay watch buds pods fit browser laptop laptops notebook tablet headphone headphones
+	earbuds speaker`)
 
 // categoryNouns are product words that say what kind of product a maker's
 // name is on, never part of a company's name ("Framework Laptop 13").
-var categoryNouns = wordSet(`laptop laptops notebook tablet phone tv watch browser`)
+var categoryNouns = wordSet(`laptop laptops notebook tablet phone tv watch browser headphone headphones earbuds speaker`)
 
 // featureNouns head the lists of features, not of brands ("extras like
 // Watchtower", "features such as Smart Compose").
