@@ -153,7 +153,7 @@ func (e *extraction) recogniseUntracked() []string {
 					continue
 				}
 				switch {
-				case e.possessor(ui, p), e.ownerAfterOf(ui, p):
+				case e.possessor(ui, p), e.ownerAfterOf(ui, p), e.makerAfterBy(ui, p):
 				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial) && !e.besideCommonNoun(ui, p):
 				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial || e.pairedSubject(ui, p, seen)):
 				case pass == 0 && e.subject(ui, p):
@@ -1169,6 +1169,17 @@ func (e *extraction) ownerAfterOf(ui int, p phrase) bool {
 	}
 	prev := word(toks, p.from-2)
 	return companyNoun(prev) || romanceCompanyNouns[prev] || romanceArticles[prev] && p.from >= 3 && andWords[word(toks, p.from-3)]
+}
+
+// makerAfterBy reports whether a phrase of a word no dictionary holds
+// follows "by" after a product's name: "the Soundcore Space One by Anker".
+func (e *extraction) makerAfterBy(ui int, p phrase) bool {
+	toks := e.tokens(ui)
+	if p.ordinary || p.initial || p.from < 3 || word(toks, p.from-1) != "by" || e.placeOrPerson(p) {
+		return false
+	}
+	before := p.from - 2
+	return before > firstWord(toks) && e.isNameToken(toks[before], false) && e.isNameToken(toks[before-1], false)
 }
 
 // enumerationEnd returns the token after the names enumerated from token

@@ -182,9 +182,12 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// and what follows it in a lead is its product.
 		{"owner written with a possessive in prose", "- **Vagaro** — $30 a month.\n- **Fresha** — Free subscription.\n- **Ring Appointments** — Free for individuals, and it works with Ring's card readers.\n",
 			[]string{"Vagaro", "Fresha", "Ring"}},
-		// A kind of product after a maker's name is not the company's.
+		// A kind of product after a maker's name is not the company's;
+		// a maker follows "by" after its product.
 		{"category noun after a maker", "- **Sennheiser Momentum 4 Wireless**: 60-hour battery.\n- **Nothing Headphone (1)**: a distinctive design.\n",
 			[]string{"Sennheiser", "Nothing"}},
+		{"maker after by", "If you fly on budget airlines, the Soundcore Space One by Anker offers most of the noise cancelling. Written by Consumer Reports staff.",
+			[]string{"Anker"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
