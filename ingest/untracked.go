@@ -983,7 +983,9 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	prev := word(toks, lead-1)
 	// A full stop before a name in lower case ("… Orly. easyJet propose")
 	// ends a sentence the rules join to the next.
-	clauseStart := lead > 0 && (toks[lead-1].w == "," || toks[lead-1].w == ";" ||
+	// A dash between clauses opens one as a semicolon does ("read reviews
+	// carefully — Allied Van Lines and … are").
+	clauseStart := lead > 0 && (toks[lead-1].w == "," || toks[lead-1].w == ";" || toks[lead-1].w == "—" ||
 		toks[lead-1].w == "." && unicode.IsLower(e.d.text[toks[lead].start]) && mixedCase(e.d.text[toks[lead].start:toks[lead].end]))
 	// "If you want espresso, a Breville Bambino is": an article opening
 	// the clause.

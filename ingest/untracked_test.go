@@ -188,6 +188,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 			[]string{"Sennheiser", "Nothing"}},
 		{"maker after by", "If you fly on budget airlines, the Soundcore Space One by Anker offers most of the noise cancelling. Written by Consumer Reports staff.",
 			[]string{"Anker"}},
+		// A dash between clauses opens the next one as a semicolon does.
+		{"subject after a dash", "Read reviews carefully — Allied Van Lines and North American Van Lines are established national carriers.",
+			[]string{"Allied Van Lines", "North American Van Lines"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
