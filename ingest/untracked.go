@@ -281,6 +281,9 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	if stopOnly(words) {
 		p.rejected = true
 	}
+	if len(words) == 1 && institutionCompound(words[0]) {
+		p.rejected = true // "Lohnsteuerhilfeverein": a kind of association
+	}
 	if rs := d.text[toks[from].start:toks[from].end]; strings.Contains(toks[from].w, "-") {
 		// "British-style fell running": an ordinary word after the hyphen
 		// makes an adjective anywhere.
@@ -756,6 +759,9 @@ func (e *extraction) nameColumns(h line, accept func(string)) {
 func (e *extraction) cueBefore(ui int, p phrase) bool {
 	toks := e.tokens(ui)
 	k := p.from
+	if germanForExample(toks, p.from) {
+		return true
+	}
 	// Walk back over an enumeration: "such as A, B and C".
 	for {
 		w := word(toks, k-1)
@@ -1173,6 +1179,23 @@ func (e *extraction) ownerAfterOf(ui int, p phrase) bool {
 	return companyNoun(prev) || romanceCompanyNouns[prev] || romanceArticles[prev] && p.from >= 3 && andWords[word(toks, p.from-3)]
 }
 
+// germanForExample reports whether "z. B." (for example) stands before
+// token k, a preposition and an article allowed between: "z. B. bei der
+// VLH".
+func germanForExample(toks []token, k int) bool {
+	j := k - 1
+	if nameArticles[word(toks, j)] || word(toks, j) == "dem" || word(toks, j) == "den" {
+		j--
+	}
+	if prepositions[word(toks, j)] || word(toks, j) == "bei" || word(toks, j) == "von" || word(toks, j) == "mit" {
+		j--
+	}
+	if j < 1 || toks[j].w != "." {
+		return false
+	}
+	return toks[j-1].w == "z.b" || j >= 3 && toks[j-1].w == "b" && toks[j-2].w == "." && toks[j-3].w == "z"
+}
+
 // makerAfterBy reports whether a phrase of a word no dictionary holds
 // follows "by" after a product's name: "the Soundcore Space One by Anker".
 func (e *extraction) makerAfterBy(ui int, p phrase) bool {
@@ -1335,6 +1358,18 @@ func (e *extraction) placeOrPerson(p phrase) bool {
 func contraction(w string) bool {
 	for _, suf := range []string{"n't", "'d", "'re", "'ll", "'ve", "'m"} {
 		if strings.HasSuffix(w, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// institutionCompound reports whether w is a German compound ending in a
+// kind of institution ("Lohnsteuerhilfeverein", "Verbraucherzentrale"):
+// what such a body is, not its name.
+func institutionCompound(w string) bool {
+	for suf := range institutionEndings {
+		if strings.HasSuffix(w, suf) && len(w) > len(suf)+3 {
 			return true
 		}
 	}

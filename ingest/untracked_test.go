@@ -191,6 +191,10 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// A dash between clauses opens the next one as a semicolon does.
 		{"subject after a dash", "Read reviews carefully — Allied Van Lines and North American Van Lines are established national carriers.",
 			[]string{"Allied Van Lines", "North American Van Lines"}},
+		// German: a compound naming a kind of body is no name; "z. B."
+		// (for example) names an instance and ends no sentence.
+		{"kind of body and for example in German", "1. **Taxfix** – per App.\n2. **SteuerGo** – günstig.\n3. **Lohnsteuerhilfeverein** – Wenn du Beratung willst, z. B. bei der VLH; die Mitgliedschaft kostet etwa 50 €.\n",
+			[]string{"Taxfix", "SteuerGo", "VLH"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

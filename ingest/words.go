@@ -271,7 +271,8 @@ var negativeWords = wordSet(`breach breached stolen flagged warning warnings sag
 	probe recalled recall recalls fined penalty worries worrying alarming`)
 
 var abbreviations = wordSet(`e.g i.e vs v mr mrs ms dr prof sr jr st inc ltd co corp no nos approx fig ca cf al
-	u.s u.k e.u a.m p.m dept est ft mt vol pp jan feb mar apr jun jul aug sep sept oct nov dec`)
+	u.s u.k e.u a.m p.m dept est ft mt vol pp jan feb mar apr jun jul aug sep sept oct nov dec
+	z z.b d.h u.a bzw usw evtl ggf`)
 
 // publishers are review sites, media and communities quoted as sources,
 // not brands that compete (lower case, as one phrase).
@@ -357,6 +358,10 @@ var featureNouns = wordSet(`feature features extra extras perk perks function fu
 // adjectivePrefixes open hyphenated adjectives ("Non-Wi-Fi", "Anti-glare"),
 // never a name.
 var adjectivePrefixes = wordSet(`non anti semi multi`)
+
+// institutionEndings end German compounds that name a kind of body
+// ("Lohnsteuerhilfeverein", "Verbraucherzentrale").
+var institutionEndings = wordSet(`verein verband genossenschaft behörde zentrale kammer`)
 
 // foreignOrdinaryWords are adverbs and nouns of the other languages answers
 // come in, capitalised where they open a line or a German sentence
