@@ -978,7 +978,7 @@ func (e *extraction) subject(ui int, p phrase) bool {
 		return false
 	}
 	// "the built-in Microsoft Defender is": the subject starts at "the".
-	lead := describedFrom(toks, p.from)
+	lead := describedFrom(e.d.text, toks, p.from)
 	// "mentre la Hyundai i10 offre", ", la Fiat Panda è": an article of
 	// a Romance language before a make and model opens the subject (German
 	// capitalises every noun after its article).
@@ -1293,8 +1293,9 @@ func commaAsideEnd(toks []token, k int) int {
 }
 
 // describedFrom returns the "the" opening lower-case words right before
-// token k ("the built-in"), k when there is none.
-func describedFrom(toks []token, k int) int {
+// token k ("the built-in"), k when there is none: "the Sven in Charme Tan"
+// describes nothing, a name stands between.
+func describedFrom(text []rune, toks []token, k int) int {
 	for j := k - 1; j >= 0 && k-j <= 3 && !toks[j].punct; j-- {
 		if toks[j].w == "the" {
 			if j == k-1 {
@@ -1302,7 +1303,7 @@ func describedFrom(toks []token, k int) int {
 			}
 			return j
 		}
-		if !unicode.IsLower([]rune(toks[j].w)[0]) {
+		if !unicode.IsLower(text[toks[j].start]) {
 			return k
 		}
 	}

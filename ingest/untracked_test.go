@@ -195,6 +195,10 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// (for example) names an instance and ends no sentence.
 		{"kind of body and for example in German", "1. **Taxfix** – per App.\n2. **SteuerGo** – günstig.\n3. **Lohnsteuerhilfeverein** – Wenn du Beratung willst, z. B. bei der VLH; die Mitgliedschaft kostet etwa 50 €.\n",
 			[]string{"Taxfix", "SteuerGo", "VLH"}},
+		// A name between "the" and the subject leaves nothing described:
+		// "the Sven in Charme Tan leather is" has no subject named Charme.
+		{"name between the and a subject", "1. **Castlery** (Dawson)\n   - Kiln-dried frames; the Sven in Charme Tan leather is their bestseller\n2. **Burrow** (Nomad)\n",
+			[]string{"Castlery", "Burrow"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
