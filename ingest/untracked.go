@@ -153,7 +153,7 @@ func (e *extraction) recogniseUntracked() []string {
 					continue
 				}
 				switch {
-				case e.possessor(ui, p), e.ownerAfterOf(ui, p), e.makerAfterBy(ui, p):
+				case e.possessor(ui, p), e.ownerAfterOf(ui, p), e.makerAfterBy(ui, p), e.ampersandName(ui, p):
 				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial) && !e.besideCommonNoun(ui, p):
 				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial || e.pairedSubject(ui, p, seen)):
 				case pass == 0 && e.subject(ui, p):
@@ -1177,6 +1177,22 @@ func (e *extraction) ownerAfterOf(ui int, p phrase) bool {
 	}
 	prev := word(toks, p.from-2)
 	return companyNoun(prev) || romanceCompanyNouns[prev] || romanceArticles[prev] && p.from >= 3 && andWords[word(toks, p.from-3)]
+}
+
+// ampersandName reports whether a phrase inside a sentence joins
+// capitalised words with "&" ("at a Crate & Barrel or Room & Board
+// showroom"): a firm's name, ordinary words and all.
+func (e *extraction) ampersandName(ui int, p phrase) bool {
+	if p.initial {
+		return false
+	}
+	toks := e.tokens(ui)
+	for i := p.from + 1; i < p.to-1; i++ {
+		if toks[i].w == "&" && e.capitalisedAt(toks, i-1) && e.capitalisedAt(toks, i+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // germanForExample reports whether "z. B." (for example) stands before

@@ -199,6 +199,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// "the Sven in Charme Tan leather is" has no subject named Charme.
 		{"name between the and a subject", "1. **Castlery** (Dawson)\n   - Kiln-dried frames; the Sven in Charme Tan leather is their bestseller\n2. **Burrow** (Nomad)\n",
 			[]string{"Castlery", "Burrow"}},
+		// Capitalised words joined by "&" inside a sentence are a firm.
+		{"ampersand name in prose", "Sit-test at a Crate & Barrel or Room & Board showroom first if you're unsure about depth.",
+			[]string{"Crate & Barrel", "Room & Board"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
