@@ -510,7 +510,7 @@ var optionWords = wordSet(`option opción opção opzione optie`)
 
 // foreignGood are "good" and "great" before a choice in the languages
 // answers come in: "eine gute Wahl", "un bon choix".
-var foreignGood = wordSet(`gute guter gutes bon bonne buena buen boa bom ottima ottimo goede excellente excelente
+var foreignGood = wordSet(`gute guter gutes bon bonne buena buen boa bom ottima ottimo buona buon buono goede excellente excelente
 	hervorragende ausgezeichnete`)
 
 // foreignRight are "right" of a choice in the languages answers come in.
