@@ -532,8 +532,9 @@ func recommendationCue(toks []token, i int) bool {
 		return true
 	case "meilleur", "meilleure", "mejor", "melhor", "beste", "miglior", "migliore":
 		// "le meilleur choix", "la mejor opción", "die beste Wahl": "the
-		// best choice" in the languages answers come in.
-		return foreignChoices[word(toks, i+1)] && !negated(toks, i)
+		// best choice" in the languages answers come in; "la mejor
+		// valorada": the best-rated.
+		return (foreignChoices[word(toks, i+1)] || foreignRated[word(toks, i+1)] && nameArticles[word(toks, i-1)]) && !negated(toks, i)
 	case "meilleurs", "meilleures", "mejores", "melhores", "besten", "migliori":
 		// "una de las mejores opciones", "una delle scelte migliori": one
 		// of the best choices, the adjective before or after its noun.

@@ -24,6 +24,8 @@ func TestExtractMentionType(t *testing.T) {
 		// before its noun, is a recommendation.
 		{"- A **Stone** é a escolha certa quando o faturamento passa de R$ 50 mil.\n- A **Cielo** é cara.\n", []string{"Stone", "Cielo"}, "Stone", sightline.MentionRecommendation},
 		{"Fooble ist die richtige Wahl für Familien. Stone ist teurer.", []string{"Fooble", "Stone"}, "Fooble", sightline.MentionRecommendation},
+		// "the best-rated" in Spanish.
+		{"- **Mutua Madrileña:** la mejor valorada por sus clientes, aunque sus primas no son las más baratas.\n- **AXA:** descuentos.\n", []string{"Mutua Madrileña", "AXA"}, "Mutua Madrileña", sightline.MentionRecommendation},
 		// "a good choice" in Italian after a label's colon.
 		{"- **Locauto:** una buona scelta se vuoi la copertura completa.\n- **Goldcar:** tariffe basse.\n", []string{"Locauto", "Goldcar"}, "Locauto", sightline.MentionRecommendation},
 		// A label with a range of ages before the colon still leads the

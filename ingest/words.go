@@ -513,6 +513,10 @@ var optionWords = wordSet(`option opción opção opzione optie`)
 var foreignGood = wordSet(`gute guter gutes bon bonne buena buen boa bom ottima ottimo buona buon buono goede excellente excelente
 	hervorragende ausgezeichnete`)
 
+// foreignRated are "rated" and "reviewed" in the languages answers come
+// in: after "the best" they make "the best-rated".
+var foreignRated = wordSet(`valorada valorado valoradas valorados avaliada avaliado valutata valutato notée noté bewertete bewertet`)
+
 // foreignRight are "right" of a choice in the languages answers come in.
 var foreignRight = wordSet(`certa certo correcta correcto adecuada adecuado giusta giusto richtige juste bon bonne`)
 
