@@ -650,10 +650,17 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				return true
 			}
 		case "que", "als", "dan", "che":
-			// "más barato que Zendesk", "günstiger als Zendesk"
+			// "más barato que Zendesk", "günstiger als Zendesk", "plus
+			// élevés que chez Carrefour"
 			j := i + 1
 			if articles[word(toks, j)] || nameArticles[word(toks, j)] {
 				j++
+			}
+			if word(toks, j) == "chez" {
+				j++
+			}
+			if rivalNouns[word(toks, j)] {
+				break // "teurer als die Konkurrenz": the rivals, no brand
 			}
 			if others && j < len(toks) && v.brandAt[j] >= 0 && foreignComparative(toks, i) &&
 				(v.clause[i] == c || v.brandAt[j] == brand || v.firstBrand() == k) {

@@ -24,6 +24,10 @@ func TestExtractMentionType(t *testing.T) {
 		// before its noun, is a recommendation.
 		{"- A **Stone** é a escolha certa quando o faturamento passa de R$ 50 mil.\n- A **Cielo** é cara.\n", []string{"Stone", "Cielo"}, "Stone", sightline.MentionRecommendation},
 		{"Fooble ist die richtige Wahl für Familien. Stone ist teurer.", []string{"Fooble", "Stone"}, "Fooble", sightline.MentionRecommendation},
+		// A French comparison runs past "chez"; one against "the
+		// competition" names no brand.
+		{"- **Carrefour** livre le jour même.\n- **Monoprix** livre via son propre site, avec des prix plus élevés que chez Carrefour.\n", []string{"Monoprix", "Carrefour"}, "Monoprix", sightline.MentionComparison},
+		{"1. **Taxfix** – per App.\n2. **WISO Steuer** – Der Klassiker; etwas teurer als die Konkurrenz, dafür sehr gründlich.\n", []string{"WISO Steuer", "Taxfix"}, "WISO Steuer", sightline.MentionListing},
 		// "the best-rated" in Spanish.
 		{"- **Mutua Madrileña:** la mejor valorada por sus clientes, aunque sus primas no son las más baratas.\n- **AXA:** descuentos.\n", []string{"Mutua Madrileña", "AXA"}, "Mutua Madrileña", sightline.MentionRecommendation},
 		// "a good choice" in Italian after a label's colon.

@@ -513,6 +513,11 @@ var optionWords = wordSet(`option opción opção opzione optie`)
 var foreignGood = wordSet(`gute guter gutes bon bonne buena buen boa bom ottima ottimo buona buon buono goede excellente excelente
 	hervorragende ausgezeichnete`)
 
+// rivalNouns are "the competition" in the languages answers come in: a
+// comparison against them names no brand.
+var rivalNouns = wordSet(`konkurrenz concurrence concurrents competencia competidores concorrência concorrentes
+	concorrenza concorrenti concurrentie`)
+
 // foreignRated are "rated" and "reviewed" in the languages answers come
 // in: after "the best" they make "the best-rated".
 var foreignRated = wordSet(`valorada valorado valoradas valorados avaliada avaliado valutata valutato notée noté bewertete bewertet`)
