@@ -649,9 +649,12 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				asBefore(toks, i) && (v.clause[i] == c || v.firstBrand() == k) {
 				return true
 			}
-		case "que", "als", "dan", "che":
+		case "que", "als", "dan", "che", "di":
 			// "más barato que Zendesk", "günstiger als Zendesk", "plus
-			// élevés que chez Carrefour"
+			// élevés que chez Carrefour", "più care di Sicily by Car"
+			if t.w == "di" && word(toks, i-2) != "più" && word(toks, i-2) != "meno" {
+				break // "di" is mostly "of"
+			}
 			j := i + 1
 			if articles[word(toks, j)] || nameArticles[word(toks, j)] {
 				j++
