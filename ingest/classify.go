@@ -271,7 +271,7 @@ func (e *extraction) optionLine(ui, k int) bool {
 		}
 		// "iPhone 16 Pro (Apple):", "Galaxy S25 Ultra (Samsung):"
 		for i := lead; i < k; i++ {
-			if toks[i].punct && (toks[i].w == ":" || toks[i].w == "–" || toks[i].w == "—" || toks[i].w == ".") {
+			if toks[i].punct && (toks[i].w == ":" || toks[i].w == "–" || toks[i].w == "—" || toks[i].w == ".") && !numberRange(toks, i) {
 				// "Smart home: Vivint has …": a short label, then the option.
 				return toks[i].w == ":" && k == i+1 && i-lead <= 4 && l.kind == lineItem
 			}
@@ -532,8 +532,9 @@ func recommendationCue(toks []token, i int) bool {
 		return true
 	case "meilleur", "meilleure", "mejor", "melhor", "beste", "miglior", "migliore":
 		// "le meilleur choix", "la mejor opción", "die beste Wahl": "the
-		// best choice" in the languages answers come in.
-		return foreignChoices[word(toks, i+1)] && !negated(toks, i)
+		// best choice" in the languages answers come in; "la mejor
+		// valorada": the best-rated.
+		return (foreignChoices[word(toks, i+1)] || foreignRated[word(toks, i+1)] && nameArticles[word(toks, i-1)]) && !negated(toks, i)
 	case "meilleurs", "meilleures", "mejores", "melhores", "besten", "migliori":
 		// "una de las mejores opciones", "una delle scelte migliori": one
 		// of the best choices, the adjective before or after its noun.
@@ -551,6 +552,11 @@ func recommendationCue(toks []token, i int) bool {
 	// colon a choice goes without the article ("ConTe.it: ottima scelta"),
 	// not an option ("Tassimo: buena opción").
 	if goodChoices[w] && foreignGood[word(toks, i-1)] && (foreignA[word(toks, i-2)] || i >= 2 && toks[i-2].w == ":" && !optionWords[w]) {
+		return !negated(toks, i-2)
+	}
+	// "é a escolha certa", "la scelta giusta", "die richtige Wahl": "the
+	// right choice", the adjective after or before its noun.
+	if goodChoices[w] && (foreignRight[word(toks, i+1)] && (romanceArticles[word(toks, i-1)] || word(toks, i-1) == "a") || foreignRight[word(toks, i-1)] && nameArticles[word(toks, i-2)]) {
 		return !negated(toks, i-2)
 	}
 	return false
@@ -643,11 +649,21 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				asBefore(toks, i) && (v.clause[i] == c || v.firstBrand() == k) {
 				return true
 			}
-		case "que", "als", "dan", "che":
-			// "más barato que Zendesk", "günstiger als Zendesk"
+		case "que", "als", "dan", "che", "di":
+			// "más barato que Zendesk", "günstiger als Zendesk", "plus
+			// élevés que chez Carrefour", "più care di Sicily by Car"
+			if t.w == "di" && word(toks, i-2) != "più" && word(toks, i-2) != "meno" {
+				break // "di" is mostly "of"
+			}
 			j := i + 1
 			if articles[word(toks, j)] || nameArticles[word(toks, j)] {
 				j++
+			}
+			if word(toks, j) == "chez" {
+				j++
+			}
+			if rivalNouns[word(toks, j)] {
+				break // "teurer als die Konkurrenz": the rivals, no brand
 			}
 			if others && j < len(toks) && v.brandAt[j] >= 0 && foreignComparative(toks, i) &&
 				(v.clause[i] == c || v.brandAt[j] == brand || v.firstBrand() == k) {

@@ -20,6 +20,23 @@ func TestExtractMentionType(t *testing.T) {
 		brand  string
 		want   sightline.MentionType
 	}{
+		// "The right choice" in other languages, the adjective after or
+		// before its noun, is a recommendation.
+		{"- A **Stone** é a escolha certa quando o faturamento passa de R$ 50 mil.\n- A **Cielo** é cara.\n", []string{"Stone", "Cielo"}, "Stone", sightline.MentionRecommendation},
+		{"Fooble ist die richtige Wahl für Familien. Stone ist teurer.", []string{"Fooble", "Stone"}, "Fooble", sightline.MentionRecommendation},
+		// A French comparison runs past "chez"; one against "the
+		// competition" names no brand.
+		{"- **Carrefour** livre le jour même.\n- **Monoprix** livre via son propre site, avec des prix plus élevés que chez Carrefour.\n", []string{"Monoprix", "Carrefour"}, "Monoprix", sightline.MentionComparison},
+		{"1. **Taxfix** – per App.\n2. **WISO Steuer** – Der Klassiker; etwas teurer als die Konkurrenz, dafür sehr gründlich.\n", []string{"WISO Steuer", "Taxfix"}, "WISO Steuer", sightline.MentionListing},
+		// Italian measures "più care di" against a brand.
+		{"- **Sicily by Car:** la flotta più grande.\n- **Hertz** ed **Europcar:** più care di Sicily by Car, ma con auto più nuove.\n", []string{"Hertz", "Europcar", "Sicily by Car"}, "Hertz", sightline.MentionComparison},
+		// "the best-rated" in Spanish.
+		{"- **Mutua Madrileña:** la mejor valorada por sus clientes, aunque sus primas no son las más baratas.\n- **AXA:** descuentos.\n", []string{"Mutua Madrileña", "AXA"}, "Mutua Madrileña", sightline.MentionRecommendation},
+		// "a good choice" in Italian after a label's colon.
+		{"- **Locauto:** una buona scelta se vuoi la copertura completa.\n- **Goldcar:** tariffe basse.\n", []string{"Locauto", "Goldcar"}, "Locauto", sightline.MentionRecommendation},
+		// A label with a range of ages before the colon still leads the
+		// item with the option after it.
+		{"- **Ages 6–12: Apple iPad (10th generation).** Faster than the Fire tablets.\n- **Tweens: Fooble Tab.** Cheap.\n", []string{"Apple", "Fooble"}, "Apple", sightline.MentionListing},
 		// A comparative before the noun it qualifies ("a newer option")
 		// describes the brand; it weighs it against no other.
 		{"GitBook is the most popular hosted tool, and Zenith is a newer open-source option.", []string{"Zenith", "GitBook"}, "Zenith", sightline.MentionReference},

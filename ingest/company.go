@@ -121,6 +121,8 @@ func (e *extraction) companyName(p phrase) string {
 			product = e.tailWrittenAlone(ts, first)
 		}
 		switch {
+		case first == 1 && e.citedSites[head.w+" "+second.w]:
+			ts = ts[:2] // "Cash App Taxes" beside cash.app: the site's whole name and its product
 		case first == 1 && e.citedSites[head.w] && !corporateWords[ts[len(ts)-1].w]:
 			ts = ts[:1] // "Level Lock" beside level.co: the site's owner and its product
 		case first == 1 && makers[head.w]:
@@ -148,6 +150,8 @@ func (e *extraction) companyName(p phrase) string {
 		case nameConnectors[second.w] || corporateWords[ts[len(ts)-1].w] || nameEndings[ts[len(ts)-1].w] || foreignCommonNouns[ts[0].w] || head.poss:
 		case model && len(ts) == 2 && !strings.HasSuffix(second.w, "s") && slices.ContainsFunc(toks[p.from+2:p.to], func(t token) bool { return hasDigit(text(t)) }) && e.siblingsNameModels(p):
 			ts = ts[:first] // "Brooks Ghost 16" beside "Nike Pegasus 41": a maker and its model
+		case isCommonWord(head.w) && e.possessiveInProse(text(head)):
+			ts = ts[:first] // "Square Appointments" beside "Square's card readers": the owner's product
 		case isCommonWord(head.w):
 		case len(ts) == 2 && !model && e.label(p) && !e.writtenAlone(text(head), second.w) && !e.siblingsNameModels(p):
 			// "**Topo Chico:**", "**Hello Bello** –": a label of two words

@@ -198,7 +198,8 @@ func ExtractAnswer(b Brands, a Answer) Extraction {
 }
 
 // citedSites returns the names of the sites an answer cites: the label
-// before the public suffix of each resolved citation's domain.
+// before the public suffix of each resolved citation's domain, and that
+// label with the suffix as a second word.
 func citedSites(cs []CitedSource) map[string]bool {
 	out := map[string]bool{}
 	for _, c := range cs {
@@ -208,6 +209,8 @@ func citedSites(cs []CitedSource) map[string]bool {
 		labels := strings.Split(c.Domain, ".")
 		if len(labels) >= 2 {
 			out[labels[len(labels)-2]] = true
+			// "cash app" for cash.app: a name the domain spells whole
+			out[labels[len(labels)-2]+" "+labels[len(labels)-1]] = true
 		}
 	}
 	return out

@@ -233,6 +233,8 @@ func (b *builder) listIntro(kind lineKind, parentIntro int) int {
 		return last
 	case l.kind == lineHeading:
 		return last
+	case l.kind == lineParagraph && l.boldLead && len(b.d.bold) > 0 && b.d.bold[len(b.d.bold)-1].start == l.start && b.d.bold[len(b.d.bold)-1].end == l.end:
+		return last // "**Also worth considering**": a bold line heads the list like a heading
 	}
 	if kind == lineItem {
 		return parentIntro

@@ -75,6 +75,10 @@ func TestExtractMatching(t *testing.T) {
 		// A word-named brand before one capitalised word may open a longer
 		// name; before "the" or several capitalised words it names a product.
 		{devices, "Square Enix games go on sale often.", []string{}},
+		// A plain-word name before a capitalised word names the brand's
+		// product where the answer leads a line with those words too.
+		{devices, "SimpliSafe and Ring Alarm are the most popular choices. ADT remains the best-known name.\n\n* **Ring Alarm:** The cheapest monitoring.\n",
+			[]string{"SimpliSafe/untracked-competitor/1", "Ring/own/2", "ADT/untracked-competitor/3"}},
 		{devices, "Get the Ring Stick Up Cam for the porch.", []string{"Ring/own/1"}},
 		{devices, "| Need | Pick |\n|---|---|\n| Porch | Ring Stick Up Cam |\n", []string{"Ring/own/1"}},
 		// A plain-word brand opening a sentence or after "the" is the word

@@ -68,7 +68,7 @@ func (e *extraction) ordinaryUse(m match) bool {
 		case hasDigit(rs) || modelFollows(d.text, toks[last+1:]):
 			// "Things 3", "Brooks Adrenaline GTS 24": a product of the brand.
 		case capitalised(rs) && !isCommonWord(nt.w) && !productWords[nt.w] && !acronyms[string(rs)] && !e.leadsLine(m.start) && prev != "vs" && prev != "versus" &&
-			prev != "the" && !capitalisedRun(d.text, toks[last+1:]):
+			prev != "the" && !capitalisedRun(d.text, toks[last+1:]) && !e.leadsLineElsewhere(d.text[m.start:nt.end]):
 			// "Square Enix": part of a longer name; a list lead, "the" or a
 			// run of capitalised words ("the Ring Stick Up Cam") names the
 			// brand's product.
@@ -186,6 +186,25 @@ func modelFollows(text []rune, toks []token) bool {
 		}
 	}
 	return false
+}
+
+// leadsLineElsewhere reports whether the answer leads a line with the
+// words name too: "SimpliSafe and Ring Alarm are" beside "**Ring Alarm:**"
+// names the brand's product, not another "Square Enix".
+func (e *extraction) leadsLineElsewhere(name []rune) bool {
+	text := string(e.d.text)
+	n := string(name)
+	for i := 0; ; {
+		j := strings.Index(text[i:], n)
+		if j < 0 {
+			return false
+		}
+		i += j
+		if e.leadsLine(utf8.RuneCountInString(text[:i])) {
+			return true
+		}
+		i += len(n)
+	}
 }
 
 // leadsLine reports whether pos starts a list item, heading, table cell or

@@ -114,6 +114,9 @@ func readerIf(toks []token, i int) bool {
 		return false
 	}
 	next := word(toks, i+1)
+	if next == "non" || next == "não" || next == "nao" {
+		next = word(toks, i+2) // "se non acquisti": if you do not buy
+	}
 	switch {
 	case next == "":
 		return false

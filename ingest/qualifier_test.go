@@ -28,6 +28,8 @@ func TestExtractQualifier(t *testing.T) {
 		{"Se cerchi una city car economica, la Dacia Sandero è una delle scelte migliori.", []string{"Dacia"}, "Dacia", sightline.QualifierConditional},
 		{"O Babbel é melhor, e recomendo começar por ele se você tem um objetivo profissional.", []string{"Babbel"}, "Babbel", sightline.QualifierConditional},
 		{"Se quiser praticar com professores, experimente o Preply.", []string{"Preply"}, "Preply", sightline.QualifierConditional},
+		// "if you do not buy" in Italian: a negator between "se" and the verb.
+		{"Goldcar ha tariffe basse, ma chiede un deposito alto se non acquisti la sua assicurazione.", []string{"Goldcar"}, "Goldcar", sightline.QualifierConditional},
 		{"Bien'ici se distingue par sa carte interactive.", []string{"Bien'ici"}, "Bien'ici", sightline.QualifierDirect},
 		{"Hellmann ist flexibel, auch wenn die Preise teuer sind.", []string{"Hellmann"}, "Hellmann", sightline.QualifierDirect},
 		// A brand a comparison measures against does not own the clause.

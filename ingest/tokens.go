@@ -46,6 +46,9 @@ func tokenize(text []rune, start, end int) []token {
 				}
 				break
 			}
+			if j < end && text[j] == '.' && initials(text[i:j]) {
+				j++ // "U.S. Bank": initials keep their last period
+			}
 			t := token{start: i, end: j}
 			if j-i > 2 && (text[j-2] == '\'' || text[j-2] == '’') && (text[j-1] == 's' || text[j-1] == 'S') {
 				t.end, t.poss = j-2, true
@@ -164,7 +167,7 @@ func allDigits(w string) bool {
 // isCommonWord reports whether w (lower case) is a common English word,
 // also in plural, -ing, -ed or -ly form, or a hyphenated compound of such.
 func isCommonWord(w string) bool {
-	if commonWords[w] || stopNames[w] || properNames[w] {
+	if commonWords[w] || stopNames[w] || properNames[w] || foreignOrdinaryWords[w] {
 		return true
 	}
 	if strings.Contains(w, "-") {
@@ -187,4 +190,18 @@ func isCommonWord(w string) bool {
 		}
 	}
 	return false
+}
+
+// initials reports whether rs is capital letters joined by periods: "U.S",
+// "U.K".
+func initials(rs []rune) bool {
+	if len(rs) < 3 || len(rs)%2 == 0 {
+		return false
+	}
+	for i, r := range rs {
+		if i%2 == 0 && !unicode.IsUpper(r) || i%2 == 1 && r != '.' {
+			return false
+		}
+	}
+	return true
 }

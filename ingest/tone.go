@@ -91,7 +91,7 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 				butGains = true
 			}
 		}
-		if (toks[i].w == "skip" || toks[i].w == "avoid") && !(k > i && k-i <= 4) {
+		if avoidVerbs[toks[i].w] && !(k > i && k-i-articlesBetween(toks, i, k) <= 4) {
 			continue // "skip the Ode and look at the Breville": aimed at another
 		}
 		if v.inName[i] {
@@ -349,6 +349,8 @@ func polarity(toks []token, i int) int {
 	}
 	p := 0
 	switch {
+	case avoidVerbs[w]:
+		p = -1
 	case positiveWords[w] && limitedTo(toks, i):
 		// "limited to simple automations": what it is confined to, not praise
 	case positiveWords[w]:
@@ -367,6 +369,9 @@ func polarity(toks []token, i int) int {
 		}
 	case strings.HasPrefix(w, "poorly-") || strings.HasPrefix(w, "badly-") || strings.HasPrefix(w, "worst-"):
 		p = -1
+	}
+	if w == "mixed" && i+1 < len(toks) && !toks[i+1].punct && !judgmentNouns[toks[i+1].w] {
+		p = 0 // "mixed terrain" is a kind of ground; "mixed reviews" a verdict
 	}
 	prev := word(toks, i-1)
 	if outdoes[w] {
@@ -717,4 +722,16 @@ func (e *extraction) lineTone(il line) int {
 		score += polarity(toks, i)
 	}
 	return sign(score)
+}
+
+// articlesBetween counts the articles between tokens i and k: "Evite a
+// Cielo e a Rede" names Rede as near as "Avoid Cielo and Rede".
+func articlesBetween(toks []token, i, k int) int {
+	n := 0
+	for j := i + 1; j < k && j < len(toks); j++ {
+		if articles[toks[j].w] || romanceArticles[toks[j].w] || toks[j].w == "a" || toks[j].w == "an" {
+			n++
+		}
+	}
+	return n
 }

@@ -16,6 +16,16 @@ func TestExtractToneCues(t *testing.T) {
 		want        sightline.Tone
 	}{
 		{"Echelon is similar to Peloton but cheaper.", "Echelon", sightline.TonePositive},
+		// Advice against a brand in another language, articles and all.
+		{"Evite a Cielo e a Rede se você é MEI.", "Cielo", sightline.ToneNegative},
+		{"Evite a Cielo e a Rede se você é MEI.", "Rede", sightline.ToneNegative},
+		{"Évitez Fooble si vous voyagez souvent.", "Fooble", sightline.ToneNegative},
+		// A bold line alone heads the list after it as a lead-in does.
+		{"Intro.\n\n**Also worth considering**\n- **Sennheiser Momentum 4**: 60-hour battery life.\n- **Fooble Px7**: premium build.\n", "Sennheiser", sightline.TonePositive},
+		{"Intro.\n\n**Online lenders**\n- **Sennheiser Momentum 4**: 60-hour battery life.\n- **Fooble Px7**: premium build.\n", "Sennheiser", sightline.ToneNeutral},
+		// "mixed" criticises reviews and results, not a blend of ground.
+		{"For mixed terrain and longer runs, the picture is more nuanced:\n\n1. **Hoka Speedgoat 6**\n2. **Brooks Cascadia 18**\n", "Hoka", sightline.ToneNeutral},
+		{"Hoka gets mixed reviews for durability.", "Hoka", sightline.ToneNegative},
 		// A list takes the stance of an endorsing lead-in in another language.
 		{"Die besten Laufschuhe für Anfänger:\n\n- **Asics Novablast 5:** viel Dämpfung.\n- **Brooks Ghost 16:** stabil.\n", "Asics", sightline.TonePositive},
 		// "hard to beat" praises; "hard to justify" criticises.

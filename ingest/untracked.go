@@ -153,7 +153,7 @@ func (e *extraction) recogniseUntracked() []string {
 					continue
 				}
 				switch {
-				case e.possessor(ui, p), e.ownerAfterOf(ui, p):
+				case e.possessor(ui, p), e.ownerAfterOf(ui, p), e.makerAfterBy(ui, p), e.ampersandName(ui, p):
 				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial) && !e.besideCommonNoun(ui, p):
 				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial || e.pairedSubject(ui, p, seen)):
 				case pass == 0 && e.subject(ui, p):
@@ -267,7 +267,8 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 		}
 	}
 	joined := strings.Join(words, "_")
-	if labelWords[strings.Join(words, " ")] || len(words) == 1 && labelWords[words[0]] {
+	// "**My tip:**", "**Mein Tipp:**": a possessive before a label word.
+	if labelWords[strings.Join(words, " ")] || len(words) == 1 && labelWords[words[0]] || len(words) == 2 && stopNames[words[0]] && labelWords[words[1]] {
 		p.label, p.rejected = true, true
 	}
 	if publishers[joined] || publishers[strings.TrimPrefix(joined, "the_")] || publicBodies[joined] || publicBodies[words[0]] ||
@@ -280,9 +281,20 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	if stopOnly(words) {
 		p.rejected = true
 	}
-	if rs := d.text[toks[from].start:toks[from].end]; p.initial && strings.Contains(toks[from].w, "-") {
-		if i := strings.LastIndexByte(string(rs), '-'); i > 0 && i+1 < len(string(rs)) && unicode.IsLower([]rune(string(rs)[i+1:])[0]) {
+	if len(words) == 1 && institutionCompound(words[0]) {
+		p.rejected = true // "Lohnsteuerhilfeverein": a kind of association
+	}
+	if rs := d.text[toks[from].start:toks[from].end]; strings.Contains(toks[from].w, "-") {
+		// "British-style fell running": an ordinary word after the hyphen
+		// makes an adjective anywhere.
+		if i := strings.LastIndexByte(string(rs), '-'); i > 0 && i+1 < len(string(rs)) && unicode.IsLower([]rune(string(rs)[i+1:])[0]) &&
+			(p.initial || isCommonWord(string(rs)[i+1:])) {
 			p.rejected = true // "Well-reviewed OTC options", "At-home brands"
+		}
+		// "Non-Wi-Fi monitors", "Anti-glare screens": a prefix that makes
+		// an adjective.
+		if pre, _, ok := strings.Cut(toks[from].w, "-"); ok && adjectivePrefixes[pre] {
+			p.rejected = true
 		}
 	}
 	// "the Kayano", "the XPS 13": a product; "Post-it® Super Sticky": the
@@ -401,7 +413,9 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 	// label before a colon gives way to what follows it. What follows must
 	// itself read as a lead: after "**Follow Up Boss:** Built for agents"
 	// the bold words are the name.
-	if colon := labelColon(toks, lead); colon > 0 && colon+1 < len(toks) && (p.to != colon || p.ordinary || p.label) {
+	// Bold running on past the colon ("**Tweens: Samsung Galaxy Tab**")
+	// marks the words before it as the label.
+	if colon := labelColon(toks, lead); colon > 0 && colon+1 < len(toks) && (p.to != colon || p.ordinary || p.label || e.inBold(toks[colon].start) && e.inBold(toks[colon+1].start)) {
 		for _, q := range ps {
 			if q.from != colon+1 || !e.endsLead(toks, q) {
 				continue
@@ -570,12 +584,17 @@ func (e *extraction) gerund(p phrase) bool {
 }
 
 // labelColon returns the colon ending a short label at the start of a
-// sentence ("Opción adicional:", "Budget pick:"), 0 when none.
+// sentence ("Opción adicional:", "Budget pick:", "Ages 3–7:"), 0 when none.
 func labelColon(toks []token, lead int) int {
-	for i := lead; i < len(toks) && i-lead <= 3; i++ {
+	dashes := 0
+	for i := lead; i < len(toks) && i-lead-dashes <= 3; i++ {
 		if toks[i].punct {
 			if toks[i].w == ":" && i > lead {
 				return i
+			}
+			if i > lead && numberRange(toks, i) {
+				dashes++
+				continue
 			}
 			return 0
 		}
@@ -592,6 +611,9 @@ func (e *extraction) labelLike(p phrase) bool {
 	if p.to-p.from < 2 && !strings.Contains(last.w, "-") || corporateWords[last.w] || camelCase(head) || hasDigit(head) {
 		return false // "AliExpress Dropshipping" is a name
 	}
+	if e.possessiveInProse(head) {
+		return false // "Square Appointments" beside "Square's card readers"
+	}
 	if first := toks[p.from].w; p.to-p.from >= 2 && (!isCommonWord(first) && !adjectiveLike(first) || allDigits(first)) {
 		return false // "Trifecta Nutrition": a coined word leads a name, not "Dynamic Typing"
 	}
@@ -600,6 +622,19 @@ func (e *extraction) labelLike(p phrase) bool {
 		w = w[i+1:]
 	}
 	return attributeWord(w) || strings.HasSuffix(w, "ed") && len(w) > 4
+}
+
+// possessiveInProse reports whether the answer writes the capitalised word
+// w with a possessive inside a sentence ("works with Square's card
+// readers"): something that owns, a name.
+func (e *extraction) possessiveInProse(w []rune) bool {
+	text := string(e.d.text)
+	for _, poss := range []string{"'s ", "’s "} {
+		if strings.Contains(text, " "+string(w)+poss) {
+			return true
+		}
+	}
+	return false
 }
 
 // adjectiveLike reports whether a word ends like an English adjective
@@ -724,6 +759,9 @@ func (e *extraction) nameColumns(h line, accept func(string)) {
 func (e *extraction) cueBefore(ui int, p phrase) bool {
 	toks := e.tokens(ui)
 	k := p.from
+	if germanForExample(toks, p.from) {
+		return true
+	}
 	// Walk back over an enumeration: "such as A, B and C".
 	for {
 		w := word(toks, k-1)
@@ -940,7 +978,7 @@ func (e *extraction) subject(ui int, p phrase) bool {
 		return false
 	}
 	// "the built-in Microsoft Defender is": the subject starts at "the".
-	lead := describedFrom(toks, p.from)
+	lead := describedFrom(e.d.text, toks, p.from)
 	// "mentre la Hyundai i10 offre", ", la Fiat Panda è": an article of
 	// a Romance language before a make and model opens the subject (German
 	// capitalises every noun after its article).
@@ -951,7 +989,9 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	prev := word(toks, lead-1)
 	// A full stop before a name in lower case ("… Orly. easyJet propose")
 	// ends a sentence the rules join to the next.
-	clauseStart := lead > 0 && (toks[lead-1].w == "," || toks[lead-1].w == ";" ||
+	// A dash between clauses opens one as a semicolon does ("read reviews
+	// carefully — Allied Van Lines and … are").
+	clauseStart := lead > 0 && (toks[lead-1].w == "," || toks[lead-1].w == ";" || toks[lead-1].w == "—" ||
 		toks[lead-1].w == "." && unicode.IsLower(e.d.text[toks[lead].start]) && mixedCase(e.d.text[toks[lead].start:toks[lead].end]))
 	// "If you want espresso, a Breville Bambino is": an article opening
 	// the clause.
@@ -1139,6 +1179,50 @@ func (e *extraction) ownerAfterOf(ui int, p phrase) bool {
 	return companyNoun(prev) || romanceCompanyNouns[prev] || romanceArticles[prev] && p.from >= 3 && andWords[word(toks, p.from-3)]
 }
 
+// ampersandName reports whether a phrase inside a sentence joins
+// capitalised words with "&" ("at a Crate & Barrel or Room & Board
+// showroom"): a firm's name, ordinary words and all.
+func (e *extraction) ampersandName(ui int, p phrase) bool {
+	if p.initial {
+		return false
+	}
+	toks := e.tokens(ui)
+	for i := p.from + 1; i < p.to-1; i++ {
+		if toks[i].w == "&" && e.capitalisedAt(toks, i-1) && e.capitalisedAt(toks, i+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// germanForExample reports whether "z. B." (for example) stands before
+// token k, a preposition and an article allowed between: "z. B. bei der
+// VLH".
+func germanForExample(toks []token, k int) bool {
+	j := k - 1
+	if nameArticles[word(toks, j)] || word(toks, j) == "dem" || word(toks, j) == "den" {
+		j--
+	}
+	if prepositions[word(toks, j)] || word(toks, j) == "bei" || word(toks, j) == "von" || word(toks, j) == "mit" {
+		j--
+	}
+	if j < 1 || toks[j].w != "." {
+		return false
+	}
+	return toks[j-1].w == "z.b" || j >= 3 && toks[j-1].w == "b" && toks[j-2].w == "." && toks[j-3].w == "z"
+}
+
+// makerAfterBy reports whether a phrase of a word no dictionary holds
+// follows "by" after a product's name: "the Soundcore Space One by Anker".
+func (e *extraction) makerAfterBy(ui int, p phrase) bool {
+	toks := e.tokens(ui)
+	if p.ordinary || p.initial || p.from < 3 || word(toks, p.from-1) != "by" || e.placeOrPerson(p) {
+		return false
+	}
+	before := p.from - 2
+	return before > firstWord(toks) && e.isNameToken(toks[before], false) && e.isNameToken(toks[before-1], false)
+}
+
 // enumerationEnd returns the token after the names enumerated from token
 // k on ("Uniqlo or Old Navy are", "C6 Bank e o PicPay são"): k when none
 // follows.
@@ -1225,8 +1309,9 @@ func commaAsideEnd(toks []token, k int) int {
 }
 
 // describedFrom returns the "the" opening lower-case words right before
-// token k ("the built-in"), k when there is none.
-func describedFrom(toks []token, k int) int {
+// token k ("the built-in"), k when there is none: "the Sven in Charme Tan"
+// describes nothing, a name stands between.
+func describedFrom(text []rune, toks []token, k int) int {
 	for j := k - 1; j >= 0 && k-j <= 3 && !toks[j].punct; j-- {
 		if toks[j].w == "the" {
 			if j == k-1 {
@@ -1234,7 +1319,7 @@ func describedFrom(toks []token, k int) int {
 			}
 			return j
 		}
-		if !unicode.IsLower([]rune(toks[j].w)[0]) {
+		if !unicode.IsLower(text[toks[j].start]) {
 			return k
 		}
 	}
@@ -1290,6 +1375,18 @@ func (e *extraction) placeOrPerson(p phrase) bool {
 func contraction(w string) bool {
 	for _, suf := range []string{"n't", "'d", "'re", "'ll", "'ve", "'m"} {
 		if strings.HasSuffix(w, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// institutionCompound reports whether w is a German compound ending in a
+// kind of institution ("Lohnsteuerhilfeverein", "Verbraucherzentrale"):
+// what such a body is, not its name.
+func institutionCompound(w string) bool {
+	for suf := range institutionEndings {
+		if strings.HasSuffix(w, suf) && len(w) > len(suf)+3 {
 			return true
 		}
 	}

@@ -152,6 +152,56 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// is the model's name, not the company's.
 		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",
 			[]string{"HyperX", "Square", "BP"}},
+		// Words of other languages that open a line, a label or a German
+		// sentence are ordinary: adverbs, nouns, a possessive and a label.
+		{"foreign adverb opening a sentence", "Für eine einfache Steuererklärung reichen Apps. Kostenlos geht es auch direkt über ELSTER.", nil},
+		{"foreign noun opening a bold heading", "Testo.\n\n**Compagnie con banco in aeroporto**\n* **Locauto:** una buona scelta.\n* **Goldcar:** tariffe basse.\n",
+			[]string{"Locauto", "Goldcar"}},
+		{"foreign possessive and label", "1. **Taxfix** – Frage-Antwort-Prinzip.\n2. **SteuerGo** – Günstig.\n\n**Mein Tipp:** Wenn du nur Lohn angibst, nimm Taxfix.",
+			[]string{"Taxfix", "SteuerGo"}},
+		{"foreign possessive and label before a list", "Texto.\n\n**Minha recomendação:**\n- A **InfinitePay** costuma ser a mais barata.\n",
+			[]string{"InfinitePay"}},
+		// A bold label before a colon the bold runs on past, ages and all,
+		// gives way to the option after it.
+		{"bold label before a colon inside the bold", "**Top options by age**\n- **Ages 3–7: Amazon Fire 7 Kids.** Cheap.\n- **Tweens: Samsung Galaxy Tab A9+ Kids Edition.** Easy.\n- **Preschool learning: LeapFrog LeapPad Academy.** Preloaded games.\n",
+			[]string{"Amazon", "Samsung", "LeapFrog"}},
+		// Initials keep their period and a bank or credit union ends the
+		// name, even where the initials are written alone too.
+		{"initials before a bank", "- **U.S. Bank** is strong on assistance. Most U.S. lenders charge fees.\n- **Chase** offers a grant.\n",
+			[]string{"U.S. Bank", "Chase"}},
+		{"credit union", "- **Navy Federal Credit Union** is often cited as the best option.\n- **Chase** offers a grant.\n",
+			[]string{"Navy Federal Credit Union", "Chase"}},
+		// Hyphenated adjectives are no names: an ordinary word after the
+		// hyphen, or a prefix such as "Non-" before it.
+		{"adjective ending in an ordinary word", "Nike's Pegasus is great in boggy, British-style fell running.", []string{"Nike"}},
+		{"adjective opened by a prefix", "**Non-Wi-Fi monitors**\n- **Infant Optics DXR-8 PRO**: the top pick.\n- **VTech VM819**: a cheaper alternative.\n",
+			[]string{"Infant Optics", "VTech"}},
+		// A central bank's payment system is a public body.
+		{"central bank payment system", "- A **InfinitePay** costuma ser a mais barata, e o Pix é gratuito.\n- A **Ton** é uma ótima escolha.\n", []string{"InfinitePay", "Ton"}},
+		// An ordinary word the answer writes as an owner in prose is a name,
+		// and what follows it in a lead is its product.
+		{"owner written with a possessive in prose", "- **Vagaro** — $30 a month.\n- **Fresha** — Free subscription.\n- **Ring Appointments** — Free for individuals, and it works with Ring's card readers.\n",
+			[]string{"Vagaro", "Fresha", "Ring"}},
+		// A kind of product after a maker's name is not the company's;
+		// a maker follows "by" after its product.
+		{"category noun after a maker", "- **Sennheiser Momentum 4 Wireless**: 60-hour battery.\n- **Nothing Headphone (1)**: a distinctive design.\n",
+			[]string{"Sennheiser", "Nothing"}},
+		{"maker after by", "If you fly on budget airlines, the Soundcore Space One by Anker offers most of the noise cancelling. Written by Consumer Reports staff.",
+			[]string{"Anker"}},
+		// A dash between clauses opens the next one as a semicolon does.
+		{"subject after a dash", "Read reviews carefully — Allied Van Lines and North American Van Lines are established national carriers.",
+			[]string{"Allied Van Lines", "North American Van Lines"}},
+		// German: a compound naming a kind of body is no name; "z. B."
+		// (for example) names an instance and ends no sentence.
+		{"kind of body and for example in German", "1. **Taxfix** – per App.\n2. **SteuerGo** – günstig.\n3. **Lohnsteuerhilfeverein** – Wenn du Beratung willst, z. B. bei der VLH; die Mitgliedschaft kostet etwa 50 €.\n",
+			[]string{"Taxfix", "SteuerGo", "VLH"}},
+		// A name between "the" and the subject leaves nothing described:
+		// "the Sven in Charme Tan leather is" has no subject named Charme.
+		{"name between the and a subject", "1. **Castlery** (Dawson)\n   - Kiln-dried frames; the Sven in Charme Tan leather is their bestseller\n2. **Burrow** (Nomad)\n",
+			[]string{"Castlery", "Burrow"}},
+		// Capitalised words joined by "&" inside a sentence are a firm.
+		{"ampersand name in prose", "Sit-test at a Crate & Barrel or Room & Board showroom first if you're unsure about depth.",
+			[]string{"Crate & Barrel", "Room & Board"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -183,6 +233,8 @@ func TestExtractCitedSiteNames(t *testing.T) {
 		{"plain word beside its cited site", "Level Lock+ hides all the electronics inside the door.", []string{"https://level.co/products/level-lock-plus"}, []string{"Level"}},
 		{"plain word with no such site", "Level Lock+ hides all the electronics inside the door.", []string{"https://www.cnet.com/locks"}, nil},
 		{"gerund behind a redirect", "Rippling is worth considering.", []string{"https://www.google.com/url?q=https://www.rippling.com/"}, nil},
+		// A domain that spells a two-word name keeps both words.
+		{"name spelt by its domain", "- **FreeTaxUSA** is free.\n- **Cash App Taxes** is free for both federal and state.\n", []string{"https://cash.app/taxes"}, []string{"FreeTaxUSA", "Cash App"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

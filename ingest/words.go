@@ -201,7 +201,9 @@ var commonWords = wordSet(`
 	geological volcanic eruption eruptions cultural political social environmental economic`)
 
 var stopNames = wordSet(`i we you he she it they me us them my our your his her its their this that these those
-	the a an and or but if so yes no not ok okay mr mrs ms dr internet web email online`)
+	the a an and or but if so yes no not ok okay mr mrs ms dr internet web email online
+	mein meine meinen unser unsere dein deine mon ma mes notre nos mi mis nuestro nuestra mio mia miei mie nostro
+	nostra meu minha meus minhas nosso nossa`)
 
 var properNames = wordSet(`monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
 	september october november december spring summer autumn fall winter
@@ -269,7 +271,8 @@ var negativeWords = wordSet(`breach breached stolen flagged warning warnings sag
 	probe recalled recall recalls fined penalty worries worrying alarming`)
 
 var abbreviations = wordSet(`e.g i.e vs v mr mrs ms dr prof sr jr st inc ltd co corp no nos approx fig ca cf al
-	u.s u.k e.u a.m p.m dept est ft mt vol pp jan feb mar apr jun jul aug sep sept oct nov dec`)
+	u.s u.k e.u a.m p.m dept est ft mt vol pp jan feb mar apr jun jul aug sep sept oct nov dec
+	z z.b d.h u.a bzw usw evtl ggf`)
 
 // publishers are review sites, media and communities quoted as sources,
 // not brands that compete (lower case, as one phrase).
@@ -282,9 +285,9 @@ var publishers = wordSet(`g2 capterra trustradius trustpilot reddit quora youtub
 	stiftung_warentest which? what_car? zapier_blog bon_appétit bob_vila dc_rainmaker`)
 
 // publicBodies are regulators and public institutions, written as acronyms
-// or names.
+// or names, and the payment systems central banks run.
 var publicBodies = wordSet(`aafco mit harvard stanford oxford cambridge rbi ecb boe fed federal_reserve reserve_bank_of_india fda ftc fcc epa nhs cnil sec irs cdc who eu un oecd nist gdpr cfpb ofcom
-	bafin nhtsa usda hhs ico cma doj`)
+	bafin nhtsa usda hhs ico cma doj pix upi sepa fednow`)
 
 // programmingLanguages are languages and runtimes, never brands.
 var programmingLanguages = wordSet(`python javascript typescript java go golang rust ruby php kotlin swift
@@ -325,7 +328,7 @@ var corporateWords = wordSet(`labs lab inc co corp corporation company group ban
 	insurance energy airlines apparel outdoors footwear kitchen home hub works industries international
 	holdings financial mobile wireless games entertainment pharmaceuticals cosmetics beauty analytics cloud
 	hq software supply workshop toolkit bench ledger digital hub plumbing roofing heating cooling electric
-	electrical landscaping construction cleaning movers realty dental optics`)
+	electrical landscaping construction cleaning movers realty dental optics union`)
 
 // firmWords end a firm's name and never a product's: inside a name, what
 // follows them is the firm's product ("Epic Games Store", "Fenty Beauty
@@ -333,23 +336,39 @@ var corporateWords = wordSet(`labs lab inc co corp corporation company group ban
 // product lines.
 var firmWords = wordSet(`labs lab inc co corp corporation company group games beauty cosmetics studios studio media
 	partners motors foods brands industries holdings entertainment pharmaceuticals apparel footwear athletics
-	airlines technologies`)
+	airlines technologies bank union`)
 
 // productWords are the model and line words of product names ("Pro",
 // "Max", "CRM"): a name followed by them names a product of that company.
 var productWords = wordSet(`pro max plus ultra mini air lite one go classic original premium essentials
 	edition series gen se neo prime elite sport standard deluxe crm books notes music drive
-	suite app apps tv phone pay watch buds pods fit browser laptop laptops notebook tablet`)
+	suite app apps tv phone pay watch buds pods fit browser laptop laptops notebook tablet headphone headphones
+	earbuds speaker`)
 
 // categoryNouns are product words that say what kind of product a maker's
 // name is on, never part of a company's name ("Framework Laptop 13").
-var categoryNouns = wordSet(`laptop laptops notebook tablet phone tv watch browser`)
+var categoryNouns = wordSet(`laptop laptops notebook tablet phone tv watch browser headphone headphones earbuds speaker`)
 
 // featureNouns head the lists of features, not of brands ("extras like
 // Watchtower", "features such as Smart Compose").
 var featureNouns = wordSet(`feature features extra extras perk perks function functions functionality mode
 	modes setting settings option-set formats protocol protocols metric metrics tool-set touches integrations
 	program programs`)
+
+// adjectivePrefixes open hyphenated adjectives ("Non-Wi-Fi", "Anti-glare"),
+// never a name.
+var adjectivePrefixes = wordSet(`non anti semi multi`)
+
+// institutionEndings end German compounds that name a kind of body
+// ("Lohnsteuerhilfeverein", "Verbraucherzentrale").
+var institutionEndings = wordSet(`verein verband genossenschaft behörde zentrale kammer`)
+
+// foreignOrdinaryWords are adverbs and nouns of the other languages answers
+// come in, capitalised where they open a line or a German sentence
+// ("**Compagnie low cost**", "Kostenlos geht es"): ordinary words, never a
+// name by themselves.
+var foreignOrdinaryWords = wordSet(`kostenlos kostenlose gratis günstig anbieter optionen gratuit gratuite compagnies
+	entreprises gratuito gratuita compañías empresas opciones compagnie aziende opzioni grátis opções`)
 
 // foreignCommonNouns are institution words of other languages that start
 // multi-word names ("Clínica Dental Sonrisa", "Centro Odontológico").
@@ -363,7 +382,9 @@ var labelWords = wordSet(`price prices pricing verdict bottom line pros cons pro
 	takeaway recommendation recommendations alternatives alternative option options premium mid-range
 	budget winner runner-up honorable mention features feature ideal for why who it's for drawback
 	drawbacks strengths weaknesses battery display range model brand tool app host pos feature criteria top best key quick bottom main other more also best-for good great
-	downside downsides upside upsides catch catches cost installation verdict`)
+	downside downsides upside upsides catch catches cost installation verdict
+	tipp tipps fazit empfehlung conseil conseils astuce consejo consejos consiglio consigli dica dicas
+	recomendação recomendações recomendación recomendaciones recommandation raccomandazione`)
 
 // weekdayTimeWords follow or precede a weekday used as a day ("Friday
 // afternoon", "by Friday", "Black Friday").
@@ -489,8 +510,20 @@ var optionWords = wordSet(`option opción opção opzione optie`)
 
 // foreignGood are "good" and "great" before a choice in the languages
 // answers come in: "eine gute Wahl", "un bon choix".
-var foreignGood = wordSet(`gute guter gutes bon bonne buena buen boa bom ottima ottimo goede excellente excelente
+var foreignGood = wordSet(`gute guter gutes bon bonne buena buen boa bom ottima ottimo buona buon buono goede excellente excelente
 	hervorragende ausgezeichnete`)
+
+// rivalNouns are "the competition" in the languages answers come in: a
+// comparison against them names no brand.
+var rivalNouns = wordSet(`konkurrenz concurrence concurrents competencia competidores concorrência concorrentes
+	concorrenza concorrenti concurrentie`)
+
+// foreignRated are "rated" and "reviewed" in the languages answers come
+// in: after "the best" they make "the best-rated".
+var foreignRated = wordSet(`valorada valorado valoradas valorados avaliada avaliado valutata valutato notée noté bewertete bewertet`)
+
+// foreignRight are "right" of a choice in the languages answers come in.
+var foreignRight = wordSet(`certa certo correcta correcto adecuada adecuado giusta giusto richtige juste bon bonne`)
 
 // foreignA are "a" and "an" in the languages answers come in.
 var foreignA = wordSet(`ein eine einen un une una uno um uma een`)
@@ -723,6 +756,15 @@ var differWords = wordSet(`different differ differs differently`)
 // sizeMeasures follow "largest … by" in a ranking by size: "by revenue".
 var sizeMeasures = wordSet(`revenue revenues sales volume assets market share size number headcount
 	employees users subscribers customers capitalization capitalisation valuation members deposits`)
+
+// avoidVerbs advise against what follows them, in the languages answers
+// come in ("Avoid X", "Evite a Cielo", "Vermeide X").
+var avoidVerbs = wordSet(`skip avoid evite evita evitar évitez evitez éviter evitare evitate vermeide vermeiden vermeidet`)
+
+// judgmentNouns are what "mixed" criticises when it qualifies them ("mixed
+// reviews", "mixed results"); before another noun it is only a blend.
+var judgmentNouns = wordSet(`review reviews results result feedback ratings rating record reception reputation
+	experiences opinions reports verdicts`)
 
 // crowdWords count the people who do something: "many teams prefer it".
 var crowdWords = wordSet(`many some most several plenty lots countless`)
