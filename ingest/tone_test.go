@@ -205,6 +205,14 @@ func TestExtractBoldLeadNames(t *testing.T) {
 			"- **Follow Up Boss:** Built specifically for real estate teams.\n- **LionDesk:** Lower-cost option.\n",
 			[]string{"HubSpot", "Paprika", "Follow Up Boss", "LionDesk"}},
 		{"label before a name", "- **Best overall:** Gorgias\n- **Budget pick:** Paprika\n", []string{"Gorgias", "Paprika"}},
+		// A label, an aside in parentheses and all, gives way to the name
+		// after its colon; a name before its colon stays the lead.
+		{"ingredient label before a product", "**Key products**\n- **Glycolic acid (AHA):** Lumora Glow Tonic is a gentle exfoliant.\n" +
+			"- **Bakuchiol:** Dermalia Night Cream is potent.\n- **Azelaic acid:** Paprika Calm Gel is the gentlest.\n",
+			[]string{"Lumora", "Dermalia", "Paprika"}},
+		{"name before a description", "- **Notion:** An all-in-one workspace for notes.\n- **Paprika:** Saves recipes.\n" +
+			"- **Coda:** Docs that work like apps.\n- **Fibery:** Sturdier permissions than Coda.\n- **Anytype:** Formerly Anytype Labs, local-first.\n",
+			[]string{"Notion", "Paprika", "Coda", "Fibery", "Anytype"}},
 		{"bold name opening with a number", "**Paprika** starts at $15 a month.\n\n**Equinox** is a luxury option.\n\n" +
 			"**24 Hour Fitness** is convenient for night owls.\n", []string{"Paprika", "Equinox", "24 Hour Fitness"}},
 		{"lower-case coinage leading an item", "Platforms:\n\n1. Paprika, with integrations.\n2. n8n, open source.\n" +

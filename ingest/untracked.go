@@ -415,9 +415,14 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 	// the bold words are the name.
 	// Bold running on past the colon ("**Tweens: Samsung Galaxy Tab**")
 	// marks the words before it as the label.
-	if colon := labelColon(toks, lead); colon > 0 && colon+1 < len(toks) && (p.to != colon || p.ordinary || p.label || e.inBold(toks[colon].start) && e.inBold(toks[colon+1].start)) {
+	// A name no dictionary holds after the colon makes the words before it
+	// a label too ("**Bakuchiol:** Dermalia Night Cream is"); an adverb or
+	// a comparative opening a description does not ("Sturdier build",
+	// "Formerly AngelList").
+	if colon := labelColon(toks, lead); colon > 0 && colon+1 < len(toks) {
+		marked := p.to != colon || p.ordinary || p.label || e.inBold(toks[colon].start) && e.inBold(toks[colon+1].start)
 		for _, q := range ps {
-			if q.from != colon+1 || !e.endsLead(toks, q) {
+			if q.from != colon+1 || !e.endsLead(toks, q) || !marked && (q.ordinary && !q.tracked || q.rejected || modifierLike(toks[q.from].w)) {
 				continue
 			}
 			if q.to < len(toks) && toks[q.to].w == "," && !e.namesFollow(toks, q) {
@@ -592,6 +597,18 @@ func labelColon(toks []token, lead int) int {
 			if toks[i].w == ":" && i > lead {
 				return i
 			}
+			// "Salicylic acid (BHA):": an aside in parentheses ends the label.
+			if toks[i].w == "(" && i > lead {
+				for j := i + 1; j < len(toks) && j <= i+3; j++ {
+					if toks[j].w == ")" {
+						if j+1 < len(toks) && toks[j+1].w == ":" {
+							return j + 1
+						}
+						break
+					}
+				}
+				return 0
+			}
 			if i > lead && numberRange(toks, i) {
 				dashes++
 				continue
@@ -635,6 +652,12 @@ func (e *extraction) possessiveInProse(w []rune) bool {
 		}
 	}
 	return false
+}
+
+// modifierLike reports whether a word ends like an English adverb or
+// comparative: "Formerly", "Sturdier", "Cheaper".
+func modifierLike(w string) bool {
+	return strings.HasSuffix(w, "ly") || strings.HasSuffix(w, "er")
 }
 
 // adjectiveLike reports whether a word ends like an English adjective
