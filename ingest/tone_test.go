@@ -213,6 +213,14 @@ func TestExtractBoldLeadNames(t *testing.T) {
 		{"name before a description", "- **Notion:** An all-in-one workspace for notes.\n- **Paprika:** Saves recipes.\n" +
 			"- **Coda:** Docs that work like apps.\n- **Fibery:** Sturdier permissions than Coda.\n- **Anytype:** Formerly Anytype Labs, local-first.\n",
 			[]string{"Notion", "Paprika", "Coda", "Fibery", "Anytype"}},
+		// Bold words in sentence case are a title or a label, in any
+		// language; a name capitalises its words.
+		{"sentence-case bold titles", "**Budget options**\nPaprika is the cheapest.\n\n**Voor gezinnen**\nPaprika has family plans.\n\n" +
+			"**Se preferisci la qualità**\nScegli Paprika.\n", []string{"Paprika"}},
+		{"sentence-case labels in a list", "### 1. Paprika – the simplest\n- **Punti forti:** molto semplice\n- **Pensé pour :** les indépendants\n" +
+			"- **Lactic acid (AHA):** gentle on dry skin\n", []string{"Paprika"}},
+		{"numbered bold names", "**1. Lumora Glow Tonic**\n- Gentle.\n\n**2. Dermalia Night Cream**\n- Good for nights.\n\n**3. Paprika Balm**\n- Cheap.\n",
+			[]string{"Lumora", "Dermalia", "Paprika"}},
 		{"bold name opening with a number", "**Paprika** starts at $15 a month.\n\n**Equinox** is a luxury option.\n\n" +
 			"**24 Hour Fitness** is convenient for night owls.\n", []string{"Paprika", "Equinox", "24 Hour Fitness"}},
 		{"lower-case coinage leading an item", "Platforms:\n\n1. Paprika, with integrations.\n2. n8n, open source.\n" +

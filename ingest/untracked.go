@@ -431,7 +431,7 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 			p, lead = q, colon+1
 		}
 	}
-	if p.from > lead+1 {
+	if p.from > lead+1 || e.sentenceCase(toks, p) {
 		return phrase{}, false
 	}
 	if !e.endsLead(toks, p) && !(l.kind == lineHeading && e.optionHeading(ui, p)) {
@@ -462,6 +462,27 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 		}
 	}
 	return p, true
+}
+
+// sentenceCase reports whether the bold span holding phrase p runs on from
+// its first word in lower-case words: a title or label written in sentence
+// case ("**Voor gezinnen**", "**Punti forti:**", "**Lactic acid (AHA):**"),
+// where a name capitalises its words ("**Plan to Eat:**").
+func (e *extraction) sentenceCase(toks []token, p phrase) bool {
+	for _, b := range e.d.bold {
+		if b.start > toks[p.from].start || toks[p.from].end > b.end {
+			continue
+		}
+		lower := 0
+		for i := p.from + 1; i < len(toks) && toks[i].end <= b.end && !toks[i].punct && !toks[i-1].poss; i++ {
+			if !unicode.IsLower(e.d.text[toks[i].start]) {
+				return false
+			}
+			lower++
+		}
+		return lower > 0
+	}
+	return false
 }
 
 // endsLead reports whether phrase p can lead its line: it is in bold or
