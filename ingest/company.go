@@ -98,6 +98,10 @@ func (e *extraction) companyName(p phrase) string {
 			model = true
 			continue
 		}
+		if model && ts[n-1].w == "+" {
+			n-- // "Hulu + Live TV": the plus joins the product's words
+			continue
+		}
 		break
 	}
 	ts = ts[:n]
