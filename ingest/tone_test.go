@@ -219,6 +219,9 @@ func TestExtractBoldLeadNames(t *testing.T) {
 			"**Se preferisci la qualità**\nScegli Paprika.\n", []string{"Paprika"}},
 		{"sentence-case labels in a list", "### 1. Paprika – the simplest\n- **Punti forti:** molto semplice\n- **Pensé pour :** les indépendants\n" +
 			"- **Lactic acid (AHA):** gentle on dry skin\n", []string{"Paprika"}},
+		{"one-word titles beside sentence-case ones", "**Budget options**\nPaprika is the cheapest.\n\n**Exfoliants**\nLumora Glow Tonic is gentle.\n\n" +
+			"**5. Sunscreens**\nUse one daily.\n", []string{"Paprika", "Lumora"}},
+		{"one-word titles naming options", "**Paprika**\nSaves recipes.\n\n**Mealime**\nPlans meals.\n", []string{"Paprika", "Mealime"}},
 		{"numbered bold names", "**1. Lumora Glow Tonic**\n- Gentle.\n\n**2. Dermalia Night Cream**\n- Good for nights.\n\n**3. Paprika Balm**\n- Cheap.\n",
 			[]string{"Lumora", "Dermalia", "Paprika"}},
 		{"bold name opening with a number", "**Paprika** starts at $15 a month.\n\n**Equinox** is a luxury option.\n\n" +

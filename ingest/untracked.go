@@ -48,6 +48,10 @@ func (e *extraction) recogniseUntracked() []string {
 	var headings []phrase
 	namedAtLevel := map[int]int{}    // heading level -> headings led by a name
 	lowerLeads := map[int][]string{} // list -> bold lower-case leads ("**comdirect** –")
+	// Bold lines standing as titles, and the headings under which one is
+	// written in sentence case: there the others title sections too
+	// ("**Budget options**" beside "**Moisturizers**").
+	titles, sectioned := map[int]bool{}, map[int]bool{}
 	for ui, u := range d.units {
 		l := d.lines[u.line]
 		if u.start != l.start {
@@ -55,6 +59,12 @@ func (e *extraction) recogniseUntracked() []string {
 		}
 		if name, ok := e.lowerCaseLabel(ui); ok && l.kind == lineItem {
 			lowerLeads[l.list] = append(lowerLeads[l.list], name)
+		}
+		if l.kind == lineParagraph && e.boldLine(l) {
+			titles[ui] = true
+			if toks := e.tokens(ui); firstWord(toks) >= 0 && e.sentenceCase(toks, phrase{from: firstWord(toks)}) {
+				sectioned[l.heading] = true
+			}
 		}
 		if p, ok := e.lead(ui); ok {
 			switch {
@@ -112,6 +122,9 @@ func (e *extraction) recogniseUntracked() []string {
 		}
 		lenient := brands >= 2 && brands*2 >= len(ps)
 		for _, p := range ps {
+			if titles[p.unit] && sectioned[d.lines[d.units[p.unit].line].heading] && p.to-p.from == 1 {
+				continue
+			}
 			if !p.tracked && !p.rejected && (!p.ordinary || e.titleName(p) || lenient && !p.label) {
 				accept(e.companyName(p))
 			}
@@ -481,6 +494,17 @@ func (e *extraction) sentenceCase(toks []token, p phrase) bool {
 			lower++
 		}
 		return lower > 0
+	}
+	return false
+}
+
+// boldLine reports whether line l is one bold span, a title like a
+// heading ("**5. Backups**").
+func (e *extraction) boldLine(l line) bool {
+	for _, b := range e.d.bold {
+		if b.start == l.start && b.end == l.end {
+			return true
+		}
 	}
 	return false
 }
