@@ -222,6 +222,11 @@ func TestExtractBoldLeadNames(t *testing.T) {
 		{"one-word titles beside sentence-case ones", "**Budget options**\nPaprika is the cheapest.\n\n**Exfoliants**\nLumora Glow Tonic is gentle.\n\n" +
 			"**5. Sunscreens**\nUse one daily.\n", []string{"Paprika", "Lumora"}},
 		{"one-word titles naming options", "**Paprika**\nSaves recipes.\n\n**Mealime**\nPlans meals.\n", []string{"Paprika", "Mealime"}},
+		// Words the answer writes in lower case elsewhere name the product's
+		// kind, not its maker.
+		{"product kind after a maker", "Magnesium glycinate is gentle; magnesium citrate can upset the stomach.\n\n" +
+			"- **Golden Encapsulations Magnesium Glycinate:** Hypoallergenic capsules.\n- **Paprika Magnesium Citrate:** Cheap.\n" +
+			"- **Corvan Magnesium:** Widely sold.\n", []string{"Golden Encapsulations", "Paprika", "Corvan"}},
 		{"numbered bold names", "**1. Lumora Glow Tonic**\n- Gentle.\n\n**2. Dermalia Night Cream**\n- Good for nights.\n\n**3. Paprika Balm**\n- Cheap.\n",
 			[]string{"Lumora", "Dermalia", "Paprika"}},
 		{"bold name opening with a number", "**Paprika** starts at $15 a month.\n\n**Equinox** is a luxury option.\n\n" +
