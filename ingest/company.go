@@ -98,6 +98,14 @@ func (e *extraction) companyName(p phrase) string {
 			model = true
 			continue
 		}
+		if n > 2 && !isCommonWord(ts[n-1].w) && !corporateWords[ts[n-1].w] && unicode.IsUpper(rs[0]) && e.writtenLower(ts[n-1].start, ts[n-1].end) {
+			n-- // "Magnesium Glycinate" beside "magnesium glycinate is": the product's kind; two words stay a name ("Green Chef")
+			continue
+		}
+		if model && ts[n-1].w == "+" {
+			n-- // "Hulu + Live TV": the plus joins the product's words
+			continue
+		}
 		break
 	}
 	ts = ts[:n]

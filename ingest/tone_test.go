@@ -205,6 +205,30 @@ func TestExtractBoldLeadNames(t *testing.T) {
 			"- **Follow Up Boss:** Built specifically for real estate teams.\n- **LionDesk:** Lower-cost option.\n",
 			[]string{"HubSpot", "Paprika", "Follow Up Boss", "LionDesk"}},
 		{"label before a name", "- **Best overall:** Gorgias\n- **Budget pick:** Paprika\n", []string{"Gorgias", "Paprika"}},
+		// A label, an aside in parentheses and all, gives way to the name
+		// after its colon; a name before its colon stays the lead.
+		{"ingredient label before a product", "**Key products**\n- **Glycolic acid (AHA):** Lumora Glow Tonic is a gentle exfoliant.\n" +
+			"- **Bakuchiol:** Dermalia Night Cream is potent.\n- **Azelaic acid:** Paprika Calm Gel is the gentlest.\n",
+			[]string{"Lumora", "Dermalia", "Paprika"}},
+		{"name before a description", "- **Notion:** An all-in-one workspace for notes.\n- **Paprika:** Saves recipes.\n" +
+			"- **Coda:** Docs that work like apps.\n- **Fibery:** Sturdier permissions than Coda.\n- **Anytype:** Formerly Anytype Labs, local-first.\n",
+			[]string{"Notion", "Paprika", "Coda", "Fibery", "Anytype"}},
+		// Bold words in sentence case are a title or a label, in any
+		// language; a name capitalises its words.
+		{"sentence-case bold titles", "**Budget options**\nPaprika is the cheapest.\n\n**Voor gezinnen**\nPaprika has family plans.\n\n" +
+			"**Se preferisci la qualità**\nScegli Paprika.\n", []string{"Paprika"}},
+		{"sentence-case labels in a list", "### 1. Paprika – the simplest\n- **Punti forti:** molto semplice\n- **Pensé pour :** les indépendants\n" +
+			"- **Lactic acid (AHA):** gentle on dry skin\n", []string{"Paprika"}},
+		{"one-word titles beside sentence-case ones", "**Budget options**\nPaprika is the cheapest.\n\n**Exfoliants**\nLumora Glow Tonic is gentle.\n\n" +
+			"**5. Sunscreens**\nUse one daily.\n", []string{"Paprika", "Lumora"}},
+		{"one-word titles naming options", "**Paprika**\nSaves recipes.\n\n**Mealime**\nPlans meals.\n", []string{"Paprika", "Mealime"}},
+		// Words the answer writes in lower case elsewhere name the product's
+		// kind, not its maker.
+		{"product kind after a maker", "Magnesium glycinate is gentle; magnesium citrate can upset the stomach.\n\n" +
+			"- **Golden Encapsulations Magnesium Glycinate:** Hypoallergenic capsules.\n- **Paprika Magnesium Citrate:** Cheap.\n" +
+			"- **Corvan Magnesium:** Widely sold.\n", []string{"Golden Encapsulations", "Paprika", "Corvan"}},
+		{"numbered bold names", "**1. Lumora Glow Tonic**\n- Gentle.\n\n**2. Dermalia Night Cream**\n- Good for nights.\n\n**3. Paprika Balm**\n- Cheap.\n",
+			[]string{"Lumora", "Dermalia", "Paprika"}},
 		{"bold name opening with a number", "**Paprika** starts at $15 a month.\n\n**Equinox** is a luxury option.\n\n" +
 			"**24 Hour Fitness** is convenient for night owls.\n", []string{"Paprika", "Equinox", "24 Hour Fitness"}},
 		{"lower-case coinage leading an item", "Platforms:\n\n1. Paprika, with integrations.\n2. n8n, open source.\n" +

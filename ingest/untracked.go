@@ -48,6 +48,10 @@ func (e *extraction) recogniseUntracked() []string {
 	var headings []phrase
 	namedAtLevel := map[int]int{}    // heading level -> headings led by a name
 	lowerLeads := map[int][]string{} // list -> bold lower-case leads ("**comdirect** –")
+	// Bold lines standing as titles, and the headings under which one is
+	// written in sentence case: there the others title sections too
+	// ("**Budget options**" beside "**Moisturizers**").
+	titles, sectioned := map[int]bool{}, map[int]bool{}
 	for ui, u := range d.units {
 		l := d.lines[u.line]
 		if u.start != l.start {
@@ -55,6 +59,12 @@ func (e *extraction) recogniseUntracked() []string {
 		}
 		if name, ok := e.lowerCaseLabel(ui); ok && l.kind == lineItem {
 			lowerLeads[l.list] = append(lowerLeads[l.list], name)
+		}
+		if l.kind == lineParagraph && e.boldLine(l) {
+			titles[ui] = true
+			if toks := e.tokens(ui); firstWord(toks) >= 0 && e.sentenceCase(toks, phrase{from: firstWord(toks)}) {
+				sectioned[l.heading] = true
+			}
 		}
 		if p, ok := e.lead(ui); ok {
 			switch {
@@ -112,6 +122,9 @@ func (e *extraction) recogniseUntracked() []string {
 		}
 		lenient := brands >= 2 && brands*2 >= len(ps)
 		for _, p := range ps {
+			if titles[p.unit] && sectioned[d.lines[d.units[p.unit].line].heading] && p.to-p.from == 1 {
+				continue
+			}
 			if !p.tracked && !p.rejected && (!p.ordinary || e.titleName(p) || lenient && !p.label) {
 				accept(e.companyName(p))
 			}
@@ -415,9 +428,14 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 	// the bold words are the name.
 	// Bold running on past the colon ("**Tweens: Samsung Galaxy Tab**")
 	// marks the words before it as the label.
-	if colon := labelColon(toks, lead); colon > 0 && colon+1 < len(toks) && (p.to != colon || p.ordinary || p.label || e.inBold(toks[colon].start) && e.inBold(toks[colon+1].start)) {
+	// A name no dictionary holds after the colon makes the words before it
+	// a label too ("**Bakuchiol:** Dermalia Night Cream is"); an adverb or
+	// a comparative opening a description does not ("Sturdier build",
+	// "Formerly AngelList").
+	if colon := labelColon(toks, lead); colon > 0 && colon+1 < len(toks) {
+		marked := p.to != colon || p.ordinary || p.label || e.inBold(toks[colon].start) && e.inBold(toks[colon+1].start)
 		for _, q := range ps {
-			if q.from != colon+1 || !e.endsLead(toks, q) {
+			if q.from != colon+1 || !e.endsLead(toks, q) || !marked && (q.ordinary && !q.tracked || q.rejected || modifierLike(toks[q.from].w)) {
 				continue
 			}
 			if q.to < len(toks) && toks[q.to].w == "," && !e.namesFollow(toks, q) {
@@ -426,7 +444,7 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 			p, lead = q, colon+1
 		}
 	}
-	if p.from > lead+1 {
+	if p.from > lead+1 || e.sentenceCase(toks, p) {
 		return phrase{}, false
 	}
 	if !e.endsLead(toks, p) && !(l.kind == lineHeading && e.optionHeading(ui, p)) {
@@ -457,6 +475,38 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 		}
 	}
 	return p, true
+}
+
+// sentenceCase reports whether the bold span holding phrase p runs on from
+// its first word in lower-case words: a title or label written in sentence
+// case ("**Voor gezinnen**", "**Punti forti:**", "**Lactic acid (AHA):**"),
+// where a name capitalises its words ("**Plan to Eat:**").
+func (e *extraction) sentenceCase(toks []token, p phrase) bool {
+	for _, b := range e.d.bold {
+		if b.start > toks[p.from].start || toks[p.from].end > b.end {
+			continue
+		}
+		lower := 0
+		for i := p.from + 1; i < len(toks) && toks[i].end <= b.end && !toks[i].punct && !toks[i-1].poss; i++ {
+			if !unicode.IsLower(e.d.text[toks[i].start]) {
+				return false
+			}
+			lower++
+		}
+		return lower > 0
+	}
+	return false
+}
+
+// boldLine reports whether line l is one bold span, a title like a
+// heading ("**5. Backups**").
+func (e *extraction) boldLine(l line) bool {
+	for _, b := range e.d.bold {
+		if b.start == l.start && b.end == l.end {
+			return true
+		}
+	}
+	return false
 }
 
 // endsLead reports whether phrase p can lead its line: it is in bold or
@@ -592,6 +642,18 @@ func labelColon(toks []token, lead int) int {
 			if toks[i].w == ":" && i > lead {
 				return i
 			}
+			// "Salicylic acid (BHA):": an aside in parentheses ends the label.
+			if toks[i].w == "(" && i > lead {
+				for j := i + 1; j < len(toks) && j <= i+3; j++ {
+					if toks[j].w == ")" {
+						if j+1 < len(toks) && toks[j+1].w == ":" {
+							return j + 1
+						}
+						break
+					}
+				}
+				return 0
+			}
 			if i > lead && numberRange(toks, i) {
 				dashes++
 				continue
@@ -635,6 +697,12 @@ func (e *extraction) possessiveInProse(w []rune) bool {
 		}
 	}
 	return false
+}
+
+// modifierLike reports whether a word ends like an English adverb or
+// comparative: "Formerly", "Sturdier", "Cheaper".
+func modifierLike(w string) bool {
+	return strings.HasSuffix(w, "ly") || strings.HasSuffix(w, "er")
 }
 
 // adjectiveLike reports whether a word ends like an English adjective

@@ -199,6 +199,13 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// "the Sven in Charme Tan leather is" has no subject named Charme.
 		{"name between the and a subject", "1. **Castlery** (Dawson)\n   - Kiln-dried frames; the Sven in Charme Tan leather is their bestseller\n2. **Burrow** (Nomad)\n",
 			[]string{"Castlery", "Burrow"}},
+		// A plan ("Business", "Teams") or a service line ("Domains",
+		// "Stream", "+ Live TV") after a name is its maker's product.
+		{"plan after a name", "Password managers such as Vaultly Business and Keyfort Teams make sharing easy.",
+			[]string{"Vaultly", "Keyfort"}},
+		{"service line after a name", "- **Namora Domains:** $20 a year.\n- **Porkfish:** $11 a year.\n\n" +
+			"* **Streamo + Live TV** ($80): big library.\n* **SkyDish Stream** ($86): regional sports.\n",
+			[]string{"Namora", "Porkfish", "Streamo", "SkyDish"}},
 		// Capitalised words joined by "&" inside a sentence are a firm.
 		{"ampersand name in prose", "Sit-test at a Crate & Barrel or Room & Board showroom first if you're unsure about depth.",
 			[]string{"Crate & Barrel", "Room & Board"}},
