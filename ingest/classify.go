@@ -628,12 +628,15 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			if next := word(toks, i+1); (next == "both" || next == "all" || next == "these" || next == "any" && !anyOfAKind(toks, i+1) || next == "the" && word(toks, i+2) == "others") && (v.clause[i] == c || v.firstBrand() == k) {
 				return true // "than both", "than all of these": the brands named
 			}
-			// "costs more than the Octavia": a product of another brand.
+			// "costs more than the Octavia", "quieter than the 800 Series":
+			// a product of another brand.
 			j := i + 1
-			if word(toks, j) == "the" {
+			the := word(toks, j) == "the"
+			if the {
 				j++
 			}
-			if j < len(toks) && !toks[j].punct && capitalised(e.d.text[toks[j].start:toks[j].end]) && (v.clause[i] == c || v.firstBrand() == k) && earlier {
+			model := the && j+1 < len(toks) && allDigits(toks[j].w) && !toks[j+1].punct && capitalised(e.d.text[toks[j+1].start:toks[j+1].end])
+			if j < len(toks) && !toks[j].punct && (capitalised(e.d.text[toks[j].start:toks[j].end]) || model) && (v.clause[i] == c || v.firstBrand() == k) && earlier {
 				return true
 			}
 		case "of":
@@ -651,11 +654,11 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			}
 		case "que", "als", "dan", "che", "di":
 			// "más barato que Zendesk", "günstiger als Zendesk", "plus
-			// élevés que chez Carrefour", "più care di Sicily by Car"
+			// chers que ceux de Free", "più care di Sicily by Car"
 			if t.w == "di" && word(toks, i-2) != "più" && word(toks, i-2) != "meno" {
 				break // "di" is mostly "of"
 			}
-			j := i + 1
+			j := thoseOf(toks, i+1)
 			if articles[word(toks, j)] || nameArticles[word(toks, j)] {
 				j++
 			}
@@ -944,7 +947,7 @@ func predicateComparative(toks []token, i int) bool {
 		if nw := word(toks, i+1); (nw == "" || nw == "than" || allDigits(nw)) && !costVerbs[word(toks, i-1)] {
 			return false // but "cost less, though …"
 		}
-	} else if !comparatives[w] {
+	} else if !comparatives[w] && !foreignComparatives[w] {
 		return false
 	}
 	j := from - 1
@@ -1001,6 +1004,16 @@ func foreignComparative(toks []token, i int) bool {
 		}
 	}
 	return false
+}
+
+// thoseOf returns the token after a pronoun standing for another brand's
+// offers and its "of" ("ceux de", "las de", "die von") opening at j, j when
+// none does.
+func thoseOf(toks []token, j int) int {
+	if thoseWords[word(toks, j)] && (romanceOf[word(toks, j+1)] || word(toks, j+1) == "von" || word(toks, j+1) == "van") {
+		return j + 2
+	}
+	return j
 }
 
 // thanAhead reports whether a "than" follows token i in its clause.
@@ -1088,8 +1101,9 @@ func (e *extraction) enumerated(v *sentenceView, k int) bool {
 		switch word(toks, i) {
 		case "include", "includes", "are", "namely", "son", "sont", "são", "sind", "zijn", "sono", "incluyen", "incluem":
 			// Not "if you are comparing costs, A …": the verb's clause ended
-			// before the brand.
-			return n >= 2 && v.clause[i] == v.clause[k]
+			// before the brand; not "A, B and C are all owned by D": the
+			// brands follow the verb.
+			return n >= 2 && v.clause[i] == v.clause[k] && v.itemsBetween(e.d.text, i+1, k)
 		}
 		if toks[i].punct && toks[i].w == ":" {
 			// "Options: A, B and C", not "Lexie B2 Plus: Powered by Bose
@@ -1097,7 +1111,47 @@ func (e *extraction) enumerated(v *sentenceView, k int) bool {
 			return v.brandsAfter(i) >= 2
 		}
 	}
-	return n >= 3 && v.enumerationAround(k)
+	return n >= 3 && v.enumerationAround(k) && v.enumerationItem(k)
+}
+
+// itemsBetween reports whether tokens [from, to) hold only names, a
+// product's capitalised words among them ("Grafana Cloud"), and what joins
+// them: commas, "and", "either", "not", articles.
+func (v *sentenceView) itemsBetween(text []rune, from, to int) bool {
+	for j := from; j < to; j++ {
+		t := v.toks[j]
+		switch w := t.w; {
+		case v.inName[j], t.punct && (w == "," || w == "+" || w == "&"):
+		case !t.punct && (capitalised(text[t.start:t.end]) || andWords[w] || articles[w] || w == "a" || w == "an" ||
+			negators[w] || w == "both" || w == "either" || w == "neither"):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// enumerationItem reports whether the brand at k is an item of an
+// enumeration: a comma or "and" joins it to a brand before or after it.
+// Not "A, B and C are owned by Match Group".
+func (v *sentenceView) enumerationItem(k int) bool {
+	toks := v.toks
+	i := k - 1
+	if articles[word(toks, i)] {
+		i-- // "C6 Bank e o PicPay"
+	}
+	if i >= 0 && (toks[i].w == "," || andWords[toks[i].w]) {
+		return true
+	}
+	j := tierEnd(toks, v.nameEnd(k)+1)
+	if j >= len(toks) || toks[j].w != "," && !andWords[toks[j].w] {
+		return false
+	}
+	j++
+	if andWords[word(toks, j)] || articles[word(toks, j)] {
+		j++
+	}
+	return j < len(toks) && v.brandAt[j] >= 0
 }
 
 // brandsAfter counts the distinct brands named after token i.

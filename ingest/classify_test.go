@@ -49,6 +49,19 @@ func TestExtractMentionType(t *testing.T) {
 		{"Vitamix is loud. Blendtec is a more affordable option.", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionComparison},
 		{"Vitamix is loud. Blendtec is a bit cheaper.", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionComparison},
 		{"Vitamix is loud. Blendtec is cheaper.", []string{"Blendtec", "Vitamix"}, "Blendtec", sightline.MentionComparison},
+		// The owner named after an enumeration is no item of it.
+		{"Note that Hinge, Tinder and OkCupid are all owned by Match Group, so features work alike.", []string{"Match Group", "Hinge", "Tinder", "OkCupid"}, "Match Group", sightline.MentionReference},
+		{"Note that Hinge, Tinder and OkCupid are all owned by Match Group, so features work alike.", []string{"Tinder", "Hinge", "OkCupid", "Match Group"}, "Tinder", sightline.MentionListing},
+		// "than the 800 Series": a model of a brand named before.
+		{"**Bosch 800 Series** is quiet. **Miele G 7000** machines are quieter than the 800 Series and last longer.", []string{"Miele", "Bosch"}, "Miele", sightline.MentionComparison},
+		// "than those of" another brand: its offers are what the brand is
+		// measured against, in the languages answers come in.
+		{"* **Free** : pas cher.\n* **Bouygues** : réseau fiable, mais ses forfaits sont plus chers que ceux de Free.\n", []string{"Bouygues", "Free"}, "Bouygues", sightline.MentionComparison},
+		{"Movistar es caro. Vodafone tiene tarifas más baratas que las de Movistar.", []string{"Vodafone", "Movistar"}, "Vodafone", sightline.MentionComparison},
+		{"Zendesk is fine. Freshdesk's plans are cheaper than those of Zendesk.", []string{"Freshdesk", "Zendesk"}, "Freshdesk", sightline.MentionComparison},
+		// A German or Dutch comparative after the brands named before it,
+		// as "Blendtec is cheaper".
+		{"Tibber ist flexibel. Vattenfall ist dagegen meist deutlich teurer.", []string{"Vattenfall", "Tibber"}, "Vattenfall", sightline.MentionComparison},
 		// A "than" further on measures the comparative against something
 		// other than a brand.
 		{"Garmin is accurate. Strava is better for logging runs and following friends than for structured coaching.", []string{"Strava", "Garmin"}, "Strava", sightline.MentionReference},

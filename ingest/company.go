@@ -22,9 +22,11 @@ func (e *extraction) titleName(p phrase) bool {
 		return false
 	}
 	corporate := corporateWords[toks[p.to-1].w]
-	for _, t := range toks[p.from:p.to] {
+	for i, t := range toks[p.from:p.to] {
 		rs := e.d.text[t.start:t.end]
-		if t.punct || !capitalised(rs) || labelWords[t.w] || attributeWord(t.w) && !corporate || properNames[t.w] && !corporate || stopNames[t.w] {
+		// A label word opens a label ("Best Overall"); later it may be a
+		// product's word ("Final Cut Pro").
+		if t.punct || !capitalised(rs) || labelWords[t.w] && (i == 0 || !productWords[t.w]) || attributeWord(t.w) && !corporate || properNames[t.w] && !corporate || stopNames[t.w] {
 			return false
 		}
 	}
@@ -56,6 +58,9 @@ func (e *extraction) capitalisedAfterFirst(ui int, p phrase) bool {
 	}
 	for i, t := range toks[p.from:p.to] {
 		rs := e.d.text[t.start:t.end]
+		if i == 0 && t.w == "the" && !p.initial && capitalised(rs) {
+			continue // "…, The League is": a capital the sentence does not explain
+		}
 		if properNames[t.w] || stopNames[t.w] || !capitalised(rs) || i > 0 && acronyms[string(rs)] {
 			return false // an acronym is written in capitals anywhere: "One UI has"
 		}
@@ -75,6 +80,19 @@ func (e *extraction) capitalisedAfterFirst(ui int, p phrase) bool {
 func (e *extraction) companyName(p phrase) string {
 	d := e.d
 	toks := e.tokens(p.unit)
+	if p.to-p.from > 1 && toks[p.to-1].w == "!" {
+		// "Hello bank!": the name with its mark.
+		q := p
+		q.to--
+		return e.companyName(q) + "!"
+	}
+	// "RED by SFR": a product by its maker is the maker's; a work by a
+	// person ("Waking Up by Sam Harris") keeps its own name.
+	for j := p.from + 1; j+1 < p.to; j++ {
+		if toks[j].w == "by" && e.isNameToken(toks[j+1], true) && !firstNames[toks[j+1].w] {
+			return e.companyName(e.classifyPhrase(p.unit, toks, j+1, p.to))
+		}
+	}
 	ts := toks[p.from:p.to]
 	text := func(t token) []rune { return d.text[t.start:t.end] }
 	n := len(ts)
@@ -87,8 +105,9 @@ func (e *extraction) companyName(p phrase) string {
 	}
 	for n > 1 {
 		rs := text(ts[n-1])
-		if productWords[ts[n-1].w] && n == 2 && isCommonWord(ts[0].w) && !categoryNouns[ts[n-1].w] {
-			break // "Capital One", but "Framework Laptop 13" is a laptop by Framework
+		if productWords[ts[n-1].w] && (n == 2 || n == 3 && !nameConnectors[ts[1].w]) && ordinaryWords(ts[:n-1]) && !categoryNouns[ts[n-1].w] &&
+			!(e.inBold(ts[0].start) && !e.inBold(ts[n-1].start)) {
+			break // "Capital One", "Final Cut Pro", but "Framework Laptop 13" is a laptop by Framework, and "**Stream** Pro" Stream's
 		}
 		if corporateWords[ts[n-1].w] {
 			break // "O'Neill HQ"
@@ -124,6 +143,7 @@ func (e *extraction) companyName(p phrase) string {
 			connected = connected || nameConnectors[t.w] || strings.Contains(t.w, "&")
 		}
 		firm := slices.IndexFunc(ts[first:len(ts)-1], func(t token) bool { return firmWords[t.w] })
+		plus := slices.IndexFunc(ts, func(t token) bool { return t.w == "+" })
 		product := 0 // the first word of a product name written alone elsewhere
 		if len(ts) > first+1 {
 			product = e.tailWrittenAlone(ts, first)
@@ -149,8 +169,12 @@ func (e *extraction) companyName(p phrase) string {
 			ts = ts[:product]
 		case len(ts) == first+1 && corporateWords[second.w] && !firmWords[second.w] && !head.poss && e.writtenAlone(text(head), second.w):
 			ts = ts[:first] // "Grafana Cloud" beside "Grafana dashboards": the maker's product line
+		case first == 1 && len(text(head)) >= 3 && allCapitals(text(head)) && !corporateWords[ts[len(ts)-1].w] && titleWords(d.text, ts[1:]):
+			ts = ts[:1] // "SAP Concur", "BILL Spend & Expense": a name in capitals, then its product
+		case plus > 0 && ordinaryWords(ts[plus+1:]):
+			ts = ts[:plus] // "Hulu + Live TV": the service and its package
 		case connected:
-			// "The Dental Clinic & GT Concept", "Bank of America"
+			// "The Dental Clinic & GT Concept", "Bank of America", "Kuehne + Nagel"
 		case camelCase(text(second)) && !head.poss && !isCommonWord(head.w):
 			ts = ts[:first] // "Apple MacBook", "Bissell SpinWave", not "Sausage McMuffin"
 		case model && !isCommonWord(head.w) && !head.poss && !nameConnectors[second.w] && !(corporateWords[ts[len(ts)-1].w] && !isCommonWord(ts[len(ts)-1].w)):
@@ -160,7 +184,8 @@ func (e *extraction) companyName(p phrase) string {
 			ts = ts[:first] // "Brooks Ghost 16" beside "Nike Pegasus 41": a maker and its model
 		case isCommonWord(head.w) && e.possessiveInProse(text(head)):
 			ts = ts[:first] // "Square Appointments" beside "Square's card readers": the owner's product
-		case isCommonWord(head.w):
+		case isCommonWord(head.w), strings.HasSuffix(head.w, "ing") && len(head.w) > 5 && !head.poss:
+			// "Capital One", "Screaming Frog": a name of a word or a participle, no maker
 		case len(ts) == 2 && !model && e.label(p) && !e.writtenAlone(text(head), second.w) && !e.siblingsNameModels(p):
 			// "**Topo Chico:**", "**Hello Bello** –": a label of two words
 			// and no model is the brand's whole name, unless its first word
@@ -181,7 +206,11 @@ func (e *extraction) companyName(p phrase) string {
 	if last := len(ts) - 1; p.from+last == p.to-1 && ts[last].poss && ownsNothing(toks, p.to) {
 		end = possessiveEnd(d.text, end) // "Schmidt's:", "Kiehl's is": the possessive is the name's
 	}
-	name := string(d.text[ts[0].start:end])
+	start := ts[0].start
+	if w := ts[0].w; unelided(w) != w && unicode.IsLower(d.text[start]) {
+		start += len([]rune(w)) - len([]rune(unelided(w))) // "d'Orange": the name after its elided article
+	}
+	name := string(d.text[start:end])
 	if maker, ok := productMakers[strings.ToLower(name)]; ok {
 		// "Chrome and Edge": the browsers of Google and Microsoft.
 		if !slices.Contains(e.writtenAs[maker], name) {
@@ -190,6 +219,31 @@ func (e *extraction) companyName(p phrase) string {
 		return maker
 	}
 	return name
+}
+
+// allCapitals reports whether a word of two letters or more is written in
+// capital letters only ("SAP", "BILL"; not "V&C").
+func allCapitals(rs []rune) bool {
+	for _, r := range rs {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+	}
+	return len(rs) >= 2
+}
+
+// titleWords reports whether every word of ts is capitalised but not in
+// capitals, connectors aside: a product's name ("Spend & Expense").
+func titleWords(text []rune, ts []token) bool {
+	for _, t := range ts {
+		if nameConnectors[t.w] {
+			continue
+		}
+		if rs := text[t.start:t.end]; t.punct || !capitalised(rs) || allCapitals(rs) {
+			return false
+		}
+	}
+	return true
 }
 
 // collaboration reports whether the phrase ending before token i is the
@@ -292,6 +346,14 @@ func possessiveEnd(text []rune, end int) int {
 // often a product line ("Amazon Fire tablets").
 func (e *extraction) leadPhrase(p phrase) bool {
 	l := e.d.lines[e.d.units[p.unit].line]
+	if l.kind == lineRow || l.kind == lineHeader {
+		start := e.tokens(p.unit)[p.from].start
+		for _, c := range l.cells {
+			if c.start == start {
+				return true // a cell's first words: "| SE Ranking |"
+			}
+		}
+	}
 	return p.from <= firstWord(e.tokens(p.unit))+1 && (l.kind != lineParagraph || l.boldLead)
 }
 
@@ -313,8 +375,8 @@ func ordinaryWords(ts []token) bool {
 func (e *extraction) tailWrittenAlone(ts []token, first int) int {
 	text := e.d.text
 	for m := first + 1; m < len(ts); m++ {
-		if nameConnectors[ts[m-1].w] || ts[m-1].punct || m == len(ts)-1 && corporateWords[ts[m].w] {
-			continue // "D'Arcy & Co" is one name
+		if nameConnectors[ts[m-1].w] || ts[m-1].punct || m == len(ts)-1 && (corporateWords[ts[m].w] || productWords[ts[m].w]) {
+			continue // "D'Arcy & Co" is one name; "Pro" alone ("with paid Pro") names no product
 		}
 		tail := text[ts[m].start:ts[len(ts)-1].end]
 		for i := 0; i+len(tail) <= len(text); i++ {
@@ -324,8 +386,8 @@ func (e *extraction) tailWrittenAlone(ts []token, first int) int {
 			}
 			if before := tokenize(text, max(0, i-40), i); len(before) > 0 {
 				b := before[len(before)-1]
-				if b.w == ts[m-1].w || !b.punct && capitalised(text[b.start:b.end]) {
-					continue // the whole name again, or part of another: "Wyze Cam" beside "Eufy Indoor Cam"
+				if b.w == ts[m-1].w || !b.punct && (capitalised(text[b.start:b.end]) || !isCommonWord(b.w) && !allDigits(b.w)) {
+					continue // the whole name again, or part of another: "Wyze Cam" beside "Eufy Indoor Cam", "eufy Video Doorbell"
 				}
 			}
 			return m

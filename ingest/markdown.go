@@ -27,7 +27,8 @@ import (
 //
 // Lines are the units the rules never join: a paragraph's lines, a
 // heading, a list item's lines, a table row (its non-empty cells joined by
-// " | "). Each line knows its list or table and its lead-in: the paragraph
+// " | "). A paragraph line set wholly in bold above other lines is a
+// heading below the Markdown ones: answers title their sections so. Each line knows its list or table and its lead-in: the paragraph
 // ending with a colon right before its list, else the item a nested list
 // hangs from, else the nearest heading above.
 
@@ -117,7 +118,7 @@ type builder struct {
 	cur     int // line being written; -1 when none
 	stop    bool
 	heading int    // last heading line
-	levels  [7]int // last heading line of each level, -1 before one
+	levels  [8]int // last heading line of each level, -1 before one
 	lists   int
 	lineCtx line // what the next line of the current block is
 }
@@ -160,7 +161,48 @@ func (b *builder) nextLine() {
 	}
 	l := b.lineCtx
 	l.first, l.boldLead, l.cells = false, false, nil
+	b.endLine()
+	b.boldHeading()
 	b.startLine(l)
+}
+
+// boldHeadingLevel is the level of a paragraph line set wholly in bold
+// that other lines follow, below every Markdown heading.
+const boldHeadingLevel = 7
+
+// boldHeading makes the last line a heading when it is a paragraph line set
+// wholly in bold, a colon aside ("**Other options**", "**Top picks:**"),
+// and is no sentence ("**Skip LastPass.**"). The caller knows lines follow.
+func (b *builder) boldHeading() {
+	li := b.lastLine()
+	if li < 0 {
+		return
+	}
+	l := &b.d.lines[li]
+	if l.kind != lineParagraph || !l.boldLead {
+		return
+	}
+	text := b.d.text
+	whole := false
+	for _, s := range b.d.bold {
+		if s.start == l.start {
+			rest := strings.TrimSpace(string(text[s.end:l.end]))
+			inner := strings.TrimRight(string(text[s.start:s.end]), ": ")
+			whole = (rest == "" || rest == ":") && inner != "" && !strings.ContainsAny(inner[len(inner)-1:], ".!?")
+		}
+	}
+	if !whole {
+		return
+	}
+	l.kind, l.level, l.first, l.list, l.intro = lineHeading, boldHeadingLevel, true, -1, -1
+	l.heading = -1
+	for lv := boldHeadingLevel - 1; lv >= 1; lv-- {
+		if h := b.levels[lv]; h >= 0 && h < li && h > l.heading {
+			l.heading = h
+		}
+	}
+	b.heading = li
+	b.levels[boldHeadingLevel] = li
 }
 
 func (b *builder) lastLine() int { return len(b.d.lines) - 1 }
@@ -204,6 +246,9 @@ func (b *builder) blocks(n ast.Node, kind lineKind, list, intro int) {
 			b.startLine(line{kind: kind, list: list, intro: intro, first: first || kind == lineParagraph})
 			b.inlines(c)
 			b.endLine()
+			if c.NextSibling() != nil {
+				b.boldHeading()
+			}
 		case *ast.List:
 			id := b.lists
 			b.lists++

@@ -24,11 +24,31 @@ func TestExtractLines(t *testing.T) {
 	}
 }
 
+// TestExtractBoldHeadings checks that a paragraph line set wholly in bold
+// above other lines reads as a heading, as answers use it; a bold sentence
+// or a last line stays a paragraph.
+func TestExtractBoldHeadings(t *testing.T) {
+	t.Parallel()
+	d := parseAnswer("## Picks\n\n**Best overall for DIY**\n**Acme** is easy.\n\n**Other options:**\n* **Cove:** Cheap.\n\n**Skip Zendesk.**\nIts breach hurt.\n\n**Last line in bold**")
+	var got []string
+	for _, l := range d.lines {
+		got = append(got, []string{"p", "h", "li", "tr", "th"}[l.kind]+":"+string(d.text[l.start:l.end]))
+	}
+	want := []string{"h:Picks", "h:Best overall for DIY", "p:Acme is easy.", "h:Other options:", "li:Cove: Cheap.", "p:Skip Zendesk.", "p:Its breach hurt.", "p:Last line in bold"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("lines %q, want %q", got, want)
+	}
+	if d.lines[1].heading != 0 || d.lines[2].heading != 1 || d.lines[4].intro != 3 || d.lines[4].heading != 3 {
+		t.Errorf("headings %d %d, item intro %d heading %d", d.lines[1].heading, d.lines[2].heading, d.lines[4].intro, d.lines[4].heading)
+	}
+}
+
 func TestExtractSentences(t *testing.T) {
 	t.Parallel()
 	for text, want := range map[string][]string{
 		"Acme leads[1][2]. Zendesk follows [3].":                    {"Acme leads.", "Zendesk follows."},
 		"Index funds, e.g. ETFs, suit U.S. savers. Mr. Bogle knew.": {"Index funds, e.g. ETFs, suit U.S. savers.", "Mr. Bogle knew."},
+		"Delta led the J.D. Power rankings. United trails.":         {"Delta led the J.D. Power rankings.", "United trails."},
 		"Acme is popular. ([acme.com](https://acme.com/?utm_source=openai)) Next one.": {
 			"Acme is popular. (acme.com)", "Next one."},
 		"### 2. Beehiiv":                                    {"2. Beehiiv"},

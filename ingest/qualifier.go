@@ -78,6 +78,10 @@ func conditionalCue(toks []token, i int) bool {
 		switch word(toks, i-1) {
 		case "best", "better", "ideal", "suited":
 			return true
+		case "overall", "all-around", "all-round":
+			if word(toks, i-2) == "best" {
+				return true // "Best all-around for long-term investors"
+			}
 		}
 		for k := i + 1; k < len(toks) && k-i <= 4 && !toks[k].punct && !predicateVerbs[word(toks, k)]; k++ {
 			switch word(toks, k) {

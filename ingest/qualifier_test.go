@@ -36,6 +36,10 @@ func TestExtractQualifier(t *testing.T) {
 		{"Top Doctors selecciona a menos especialistas, así que es mejor que Doctoralia si buscas un médico.", []string{"Top Doctors", "Doctoralia"}, "Top Doctors", sightline.QualifierConditional},
 		{"Zendesk is pricey, so it is better than Freshdesk only if you have a big team.", []string{"Zendesk", "Freshdesk"}, "Zendesk", sightline.QualifierConditional},
 		{"Boursorama est pratique, même si les frais sont élevés.", []string{"Boursorama"}, "Boursorama", sightline.QualifierDirect},
+		// "Best overall for X" is "best for X".
+		{"**Fidelity** — *Best all-around for long-term investors*\n- Strong research\n", []string{"Fidelity"}, "Fidelity", sightline.QualifierConditional},
+		{"Schwab is the best overall for active traders.", []string{"Schwab"}, "Schwab", sightline.QualifierConditional},
+		{"Schwab is the best overall.", []string{"Schwab"}, "Schwab", sightline.QualifierDirect},
 	}
 	for _, c := range cases {
 		t.Run(c.brand+": "+c.text, func(t *testing.T) {

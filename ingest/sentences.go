@@ -82,7 +82,21 @@ func isAbbreviation(text []rune, start, i int) bool {
 	if len([]rune(w)) == 1 && unicode.IsUpper(text[k]) {
 		return true // "J. Smith"
 	}
-	return abbreviations[w]
+	return abbreviations[w] || initials(text[k:i])
+}
+
+// initials reports whether a word is capital letters joined by periods:
+// "J.D" of "J.D. Power", "U.S" of "U.S. Bank".
+func initials(w []rune) bool {
+	if len(w) < 3 {
+		return false
+	}
+	for n, r := range w {
+		if n%2 == 0 && !unicode.IsUpper(r) || n%2 == 1 && r != '.' {
+			return false
+		}
+	}
+	return len(w)%2 == 1
 }
 
 // unitAt returns the sentence holding rune offset pos, -1 outside every one.

@@ -10,8 +10,8 @@ import (
 // tokeniser serves brand recognition and classification.
 //
 // A word is a run of letters, digits and marks joined by inner ".", "-",
-// "'", "’", "&", "+" or "_" ("monday.com", "Tuft", "De’Longhi", "AT&T",
-// "Wi-Fi"); a trailing possessive ("'s", "’s", "'") is cut off and
+// "'", "’", "&", "+", "*" or "_" ("monday.com", "Tuft", "De’Longhi", "AT&T",
+// "Wi-Fi", "E*TRADE"); a trailing possessive ("'s", "’s", "'") is cut off and
 // remembered. Anything else that is not a space is a punctuation token of
 // one rune.
 type token struct {
@@ -36,7 +36,7 @@ func tokenize(text []rune, start, end int) []token {
 					j++
 					continue
 				}
-				if strings.ContainsRune(".-'’&+_", text[j]) && j+1 < end && isWordRune(text[j+1]) {
+				if strings.ContainsRune(".-'’&+*_", text[j]) && j+1 < end && isWordRune(text[j+1]) {
 					j += 2
 					continue
 				}
@@ -190,18 +190,4 @@ func isCommonWord(w string) bool {
 		}
 	}
 	return false
-}
-
-// initials reports whether rs is capital letters joined by periods: "U.S",
-// "U.K".
-func initials(rs []rune) bool {
-	if len(rs) < 3 || len(rs)%2 == 0 {
-		return false
-	}
-	for i, r := range rs {
-		if i%2 == 0 && !unicode.IsUpper(r) || i%2 == 1 && r != '.' {
-			return false
-		}
-	}
-	return true
 }

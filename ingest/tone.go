@@ -23,6 +23,9 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		if b < 0 || i != k && measuredAgainst(toks, i) {
 			continue // "quieter than the Concept2": the clause is about its subject
 		}
+		if lead && b != brand && !v.opensClause(i) {
+			continue // "**Sosh** : la marque d'Orange, …": named in the lead's description
+		}
 		switch c := v.clause[i]; owner[c] {
 		case -1, b:
 			owner[c] = b
@@ -404,6 +407,21 @@ func polarity(toks []token, i int) int {
 		if prev == "se" || prev == "si" {
 			p = 1 // "se distingue", "se destaca": stands out
 		}
+	case "pays", "pay":
+		if word(toks, i+1) == "for" && (word(toks, i+2) == "itself" || word(toks, i+2) == "themselves") {
+			p = 1 // "pays for itself in three years"
+		}
+	case "led", "leads", "lead", "topped", "tops":
+		// "led the J.D. Power rankings", "topped the survey": first in a ranking.
+		for j := i + 1; j < len(toks) && j-i <= 7 && (!toks[j].punct || toks[j].w == "."); j++ {
+			if rankingNouns[toks[j].w] { // past the initials of "J.D. Power"
+				p = 1
+			}
+		}
+	case "need", "needs":
+		if prev == "you" && (word(toks, i-2) == "all" || word(toks, i-2) == "everything") {
+			p = 1 // "may be all you need"
+		}
 	case "ahead":
 		if word(toks, i+1) == "of" {
 			p = 1 // "ahead of Nikon on autofocus"
@@ -593,9 +611,11 @@ func polarity(toks []token, i int) int {
 		if wearVerbs[prev] {
 			p = -1 // "wears faster", "drains quickly"
 		}
-	case "lower", "lowest":
-		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
-			p = 1 // "a lower annual fee"
+	case "low", "lower", "lowest":
+		// "a lower annual fee", "Low monitoring prices"; "low cost" names
+		// a kind of brand ("Les marques low cost").
+		if next := word(toks, i+1); (priceNouns[next] || priceNouns[word(toks, i+2)]) && (w != "low" || next != "cost" && next != "price") {
+			p = 1
 		}
 	case "charge", "cobra", "cobran", "facture", "berechnet":
 		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
@@ -674,6 +694,17 @@ func polarity(toks []token, i int) int {
 		p = -p
 	}
 	return p
+}
+
+// opensClause reports whether the brand at token i is the first word of
+// its clause, past conjunctions and articles: its subject.
+func (v *sentenceView) opensClause(i int) bool {
+	for j := firstInClause(v, v.clause[i]); j >= 0 && j < i; j++ {
+		if w := v.toks[j].w; !v.toks[j].punct && !andWords[w] && !butWords[w] && !whileWords[w] && !thoughWords[w] && !articles[w] && w != "a" && w != "an" {
+			return false
+		}
+	}
+	return true
 }
 
 // unelided returns w without an elided article or preposition of French

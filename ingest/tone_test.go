@@ -171,6 +171,26 @@ func TestExtractToneCues(t *testing.T) {
 		// A larger network praises, as a wide one does.
 		{"Rover has the larger network of sitters.", "Rover", sightline.TonePositive},
 		{"Rover has a larger logo.", "Rover", sightline.ToneNeutral},
+		// Low prices and no contract praise; so do the simplest and what
+		// may be all the reader needs.
+		{"* **Cove:** Low monitoring prices and no contract.\n* **Abode:** Local automations.\n", "Cove", sightline.TonePositive},
+		{"**Les marques low cost**\n* **B&You** : la marque en ligne, avec des forfaits à partir de 9,99 €.\n* **Sosh** : ok.\n", "B&You", sightline.ToneNeutral},
+		{"* **Buffer:** The simplest scheduler, with a free plan.\n* **Later:** Visual planner.\n", "Buffer", sightline.TonePositive},
+		{"If you only post to two networks, Meta Business Suite is free and may be all you need.", "Meta", sightline.TonePositive},
+		// Appreciated praises in the languages answers come in.
+		{"* **Sosh** : la marque en ligne, avec un service client apprécié.\n* **Zoho** : ok.\n", "Sosh", sightline.TonePositive},
+		// A brand named as an object in a list item's text leaves the
+		// item's clauses to its lead.
+		{"* **Orange** : cher.\n* **Sosh** : la marque d'Orange, avec un service client apprécié.\n* **Zoho** : ok.\n", "Sosh", sightline.TonePositive},
+		{"* **Hulu + Live TV:** Bundles Disney+ and ESPN+ at no extra cost, which makes it good value for families.\n* **Philo:** Cheap.\n", "Hulu", sightline.TonePositive},
+		{"* **Kraken:** Lower fees than Coinbase, but Coinbase is easier to use.\n* **Zoho:** ok.\n", "Coinbase", sightline.TonePositive},
+		// What pays for itself, and what led a ranking, is praised.
+		{"pCloud sells a lifetime plan, which pays for itself in about three years.", "pCloud", sightline.TonePositive},
+		{"Delta led the J.D. Power 2024 economy rankings, though its basic fares come with restrictions.", "Delta", sightline.TonePositive},
+		{"Delta topped the latest customer satisfaction survey.", "Delta", sightline.TonePositive},
+		{"Delta led the way to stricter seat rules.", "Delta", sightline.ToneNeutral},
+		// Fewer features "than before" is a fault after "but".
+		{"Brex has multi-currency cards, but its free plan now has fewer features than before.", "Brex", sightline.ToneNegative},
 		// The "but" clause ends where a sentence opening with a lower-case
 		// name begins.
 		{"Air France est plus confortable, mais ses tarifs sont deux fois plus élevés. easyJet propose aussi des vols depuis Orly.", "Air France", sightline.ToneNegative},

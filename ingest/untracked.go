@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Untracked brands.
@@ -60,7 +61,7 @@ func (e *extraction) recogniseUntracked() []string {
 		if name, ok := e.lowerCaseLabel(ui); ok && l.kind == lineItem {
 			lowerLeads[l.list] = append(lowerLeads[l.list], name)
 		}
-		if l.kind == lineParagraph && e.boldLine(l) {
+		if (l.kind == lineParagraph || l.kind == lineHeading && l.level == boldHeadingLevel) && e.boldLine(l) {
 			titles[ui] = true
 			if toks := e.tokens(ui); firstWord(toks) >= 0 && e.sentenceCase(toks, phrase{from: firstWord(toks)}) {
 				sectioned[l.heading] = true
@@ -100,18 +101,38 @@ func (e *extraction) recogniseUntracked() []string {
 			}
 		}
 	}
+	optionHeadings := map[int]bool{} // heading lines that name one option
 	for _, p := range headings {
 		l := d.lines[d.units[p.unit].line]
 		toks := e.tokens(p.unit)
 		num := numbered(p)
 		ranked := num && brandsAtLevel[l.level] >= 2 && brandsAtLevel[l.level]*2 > numberedAtLevel[l.level] && !p.label
 		vs := p.to < len(toks) && (toks[p.to].w == "vs" || toks[p.to].w == "versus")
-		if (num || vs || namedAtLevel[l.level] >= 2) && (!p.ordinary || e.titleName(p) || ranked) && !p.rejected && !e.gerund(p) && !p.tracked {
+		if !(num || vs || namedAtLevel[l.level] >= 2) || p.rejected || e.gerund(p) ||
+			titles[p.unit] && sectioned[l.heading] && p.to-p.from == 1 {
+			continue
+		}
+		// "## Best one-time purchase: Things 3": a version after a label
+		// names a product, its word ordinary or not.
+		versioned := p.from > 0 && toks[p.from-1].w == ":" && slices.ContainsFunc(toks[p.from:p.to], func(t token) bool { return hasDigit(e.d.text[t.start:t.end]) })
+		named := !p.ordinary || e.titleName(p) || ranked || versioned
+		if p.tracked || named {
+			optionHeadings[d.units[p.unit].line] = true
+		}
+		if named && !p.tracked {
 			accept(e.companyName(p))
 		}
 	}
+	described := map[int]bool{} // lists that describe one option
+	for _, l := range d.lines {
+		if l.kind == lineItem && l.list >= 0 {
+			if _, ok := described[l.list]; !ok {
+				described[l.list] = e.describesOption(l.list, optionHeadings)
+			}
+		}
+	}
 	for list, ps := range leads {
-		if !e.rowsAreOptions(list, ps) {
+		if !e.rowsAreOptions(list, ps) || list >= 0 && described[list] {
 			continue
 		}
 		brands := 0
@@ -139,6 +160,9 @@ func (e *extraction) recogniseUntracked() []string {
 	// A lower-case bold lead names a brand ("**comdirect** –") in a list
 	// whose other leads are brands.
 	for list, ns := range lowerLeads {
+		if described[list] {
+			continue
+		}
 		brands := 0
 		for _, p := range leads[list] {
 			if p.tracked || !p.ordinary {
@@ -165,11 +189,23 @@ func (e *extraction) recogniseUntracked() []string {
 				if p.tracked || p.rejected {
 					continue
 				}
+				toks := e.tokens(ui)
 				switch {
 				case e.possessor(ui, p), e.ownerAfterOf(ui, p), e.makerAfterBy(ui, p), e.ampersandName(ui, p):
+				case !p.ordinary && !p.initial && (articles[word(toks, p.from-1)] || word(toks, p.from-1) == "a" || word(toks, p.from-1) == "an") && suppliedAfter(toks, p.to):
+					// "a Bosch motor", "the SoftBank and KDDI networks": a maker before what it supplies.
+				case tierEnd(toks, p.to) == p.to+1 && e.tierName(ui, &p):
+					// "Bundles Disney+ and ESPN+": a paid tier's "+" marks a service.
+				case p.to-p.from >= 2 && !p.initial && firmWords[toks[p.to-1].w] && !(p.from > 0 && toks[p.from-1].poss) && !e.placeOrPerson(p) &&
+					!(strings.HasSuffix(toks[p.from].w, "ly") && isCommonWord(toks[p.from].w)):
+					// "the merger with Hawaiian Airlines": a firm's word ends a
+					// name inside a sentence; not a possessive's ("America's Test
+					// Kitchen") nor after an adverb ("Formerly Anytype Labs").
 				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial) && !e.besideCommonNoun(ui, p):
 				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial || e.pairedSubject(ui, p, seen)):
-				case pass == 0 && e.subject(ui, p):
+				case pass == 0 && e.subject(ui, p) && !(described[d.lines[d.units[ui].line].list] && d.lines[d.units[ui].line].kind == lineItem && p.initial):
+					// A feature opening a line that describes an option is
+					// no subject name: "Torque sensor gives a natural feel".
 					if name := e.companyName(p); !seen[strings.ToLower(name)] {
 						e.weak[strings.ToLower(name)] = true
 					}
@@ -181,11 +217,40 @@ func (e *extraction) recogniseUntracked() []string {
 		}
 	}
 	// A product written alone is its company's, once that is named:
-	// "Double Wear is" beside "Estée Lauder Double Wear".
+	// "Double Wear is" beside "Estée Lauder Double Wear", "| Turbo Vado |"
+	// beside "Specialized Turbo Vado". A possessive written once is the
+	// name written bare elsewhere: "than Robinhood's" beside "Robinhood".
+	text := string(d.text)
 	return slices.DeleteFunc(names, func(n string) bool {
 		company, ok := e.productTails[strings.ToLower(n)]
-		return ok && seen[strings.ToLower(company)] && !strings.EqualFold(company, n)
+		if ok && seen[strings.ToLower(company)] && !strings.EqualFold(company, n) {
+			return true
+		}
+		for _, o := range names {
+			if o != n && (wordAt(text, o+" "+n) || strings.TrimSuffix(strings.TrimSuffix(n, "'s"), "’s") == o ||
+				strings.HasSuffix(n, " of "+o)) { // "World of Hyatt" beside "Hyatt points"
+				return true
+			}
+		}
+		return false
 	})
+}
+
+// wordAt reports whether s occurs in text at word boundaries.
+func wordAt(text, s string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], s)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before, _ := utf8.DecodeLastRuneInString(text[:j])
+		after, _ := utf8.DecodeRuneInString(text[j+len(s):])
+		if (j == 0 || !isWordRune(before)) && (j+len(s) == len(text) || !isWordRune(after)) {
+			return true
+		}
+		i = j + 1
+	}
 }
 
 // phrase is a candidate name: tokens [from, to) of a sentence.
@@ -246,9 +311,17 @@ func (e *extraction) phrases(ui int) []phrase {
 			}
 			break
 		}
+		// "Hello bank! est …": an exclamation mark glued to a lower-case
+		// word inside a sentence ends the name it belongs to.
+		if j+1 < len(toks) && !toks[j].punct && !stopNames[toks[j].w] && !functionWords[toks[j].w] && unicode.IsLower(e.d.text[toks[j].start]) &&
+			toks[j+1].w == "!" && toks[j+1].start == toks[j].end && j+2 < len(toks) && (toks[j+2].punct || unicode.IsLower(e.d.text[toks[j+2].start])) {
+			j += 2
+		}
 		// Leading function words are not part of the name: "The", "Try".
+		// A capitalised "The" inside a sentence, the subject of a verb,
+		// is: "…, The League is a good choice".
 		from := k
-		for from < j && leadingFunctionWords[toks[from].w] {
+		for from < j && leadingFunctionWords[toks[from].w] && !e.nameArticle(toks, from, j) {
 			from++
 		}
 		if from > k && from < j && stopNames[toks[from].w] && j-from == 1 {
@@ -261,6 +334,52 @@ func (e *extraction) phrases(ui int) []phrase {
 	}
 	e.phraseCache[ui] = out
 	return out
+}
+
+// tierName reports whether the phrase before a paid tier's "+" names a
+// service inside a sentence, narrowing it past an ordinary word that
+// opens a sentence or a lead's text ("Bundles Disney+": "Disney").
+func (e *extraction) tierName(ui int, p *phrase) bool {
+	toks := e.tokens(ui)
+	if p.from == firstWord(toks) || word(toks, p.to+1) == "+" || len(e.d.text[toks[p.to-1].start:toks[p.to-1].end]) < 2 || p.from > 0 && toks[p.from-1].poss {
+		return false // "Level Lock+ hides": a subject, read as one; "C++": a language; "Trek's Allant+": Trek's product
+	}
+	from := p.from
+	for from+1 < p.to && (isCommonWord(toks[from].w) || predicateVerbs[toks[from].w] || subjectVerbs[toks[from].w]) &&
+		(toks[from-1].w == ":" || toks[from-1].w == "–" || toks[from-1].w == "—") {
+		from++
+	}
+	if from != p.from {
+		*p = e.classifyPhrase(ui, toks, from, p.to)
+	}
+	return !p.ordinary && !p.rejected && !p.tracked
+}
+
+// suppliedAfter reports whether a part or a network a maker supplies
+// follows token to, after the names enumerated with it: "a Bosch motor",
+// "the SoftBank and KDDI networks".
+func suppliedAfter(toks []token, to int) bool {
+	for i := to; i < len(toks) && i-to <= 5; i++ {
+		w := toks[i].w
+		switch {
+		case supplyNouns[w]:
+			return true
+		case andWords[w], w == ",":
+		case toks[i].punct || isCommonWord(w):
+			return false // an ordinary word other than the part ends the names
+		}
+	}
+	return false
+}
+
+// nameArticle reports whether token k is a capitalised "The" inside a
+// sentence opening a name that is the subject of the verb after token to.
+func (e *extraction) nameArticle(toks []token, k, to int) bool {
+	if toks[k].w != "the" || k == firstWord(toks) || !e.capitalisedAt(toks, k) || toks[k-1].w == ":" || to-k < 2 {
+		return false
+	}
+	next := word(toks, to)
+	return predicateVerbs[next] || subjectVerbs[next]
 }
 
 func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
@@ -279,13 +398,17 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 			p.ordinary = false
 		}
 	}
+	if toks[to-1].w == "!" {
+		p.ordinary = false // "Hello bank!": the mark sets the name apart
+	}
 	joined := strings.Join(words, "_")
 	// "**My tip:**", "**Mein Tipp:**": a possessive before a label word.
 	if labelWords[strings.Join(words, " ")] || len(words) == 1 && labelWords[words[0]] || len(words) == 2 && stopNames[words[0]] && labelWords[words[1]] {
 		p.label, p.rejected = true, true
 	}
-	if publishers[joined] || publishers[strings.TrimPrefix(joined, "the_")] || publicBodies[joined] || publicBodies[words[0]] ||
-		programmingLanguages[joined] || technologies[words[0]] || firstNames[words[0]] && len(words) > 1 && !corporateWords[words[len(words)-1]] || weekdays[joined] {
+	given := firstNames[words[0]] && !allCapitals(d.text[toks[from].start:toks[from].end]) // "BILL Spend & Expense" is no Bill
+	if publishers[joined] || publishers[strings.TrimPrefix(joined, "the_")] || publicBodies[joined] || publicBodies[unelided(words[0])] ||
+		programmingLanguages[joined] || technologies[words[0]] || given && len(words) > 1 && !corporateWords[words[len(words)-1]] || weekdays[joined] {
 		p.rejected = true
 	}
 	if personRoles[word(toks, from-1)] || from > 1 && toks[from-1].w == "." && personRoles[word(toks, from-2)] {
@@ -320,8 +443,9 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 			}
 		}
 		// "the Soundcore Space Q45" names its maker; "the Pumpkin Spice
-		// Latte", all ordinary words, a product.
-		p.rejected = p.rejected || names < 2 || p.ordinary && !corporateWords[toks[to-1].w]
+		// Latte", all ordinary words, a product; "the SoftBank and KDDI
+		// networks", the makers of what they supply.
+		p.rejected = p.rejected || (names < 2 || p.ordinary && !corporateWords[toks[to-1].w]) && !(suppliedAfter(toks, to) && !p.ordinary)
 	}
 	if e.ownedByPossessive(toks, from) {
 		p.rejected = true // "Wendy's fries and Sausage Biscuit deal"
@@ -391,7 +515,7 @@ func (e *extraction) trackedEndsAt(pos int) bool {
 // days: not a brand by itself.
 func stopOnly(words []string) bool {
 	for _, w := range words {
-		if !stopNames[w] && !properNames[w] && !nameConnectors[w] && !allDigits(w) {
+		if !stopNames[w] && !properNames[w] && !nameConnectors[w] && !allDigits(w) && !nameArticles[w] {
 			return false
 		}
 	}
@@ -444,8 +568,11 @@ func (e *extraction) lead(ui int) (phrase, bool) {
 			p, lead = q, colon+1
 		}
 	}
-	if p.from > lead+1 || e.sentenceCase(toks, p) {
-		return phrase{}, false
+	if colon := labelColon(toks, lead); colon > 0 && p.to == colon && colon+1 < len(toks) && e.trackedAt(toks[colon+1].start) {
+		return phrase{}, false // "**Loyalty:** Alaska's Mileage Plan is …": a label before a brand
+	}
+	if p.from > lead+1 || p.from == lead+1 && e.lowerCaseName(toks, lead) || e.sentenceCase(toks, p) {
+		return phrase{}, false // "**eufy Video Doorbell E340:**": a lower-case name's product
 	}
 	if !e.endsLead(toks, p) && !(l.kind == lineHeading && e.optionHeading(ui, p)) {
 		return phrase{}, false
@@ -549,6 +676,53 @@ func (e *extraction) boldLead(ui int, p phrase) phrase {
 	return p
 }
 
+// describesOption reports whether a list describes one option rather
+// than naming options: it hangs from a heading that names an option
+// ("### 1. Aventon Level.2", "**2. Octopus Energy**"), from a label item
+// ("- **Pros:**") or from an item of a list that describes one.
+func (e *extraction) describesOption(list int, optionHeadings map[int]bool) bool {
+	d := e.d
+	for _, l := range d.lines {
+		if l.list != list || l.kind != lineItem {
+			continue
+		}
+		if l.intro < 0 {
+			return false
+		}
+		in := d.lines[l.intro]
+		switch {
+		case optionHeadings[l.intro]:
+			return true
+		case in.kind != lineItem:
+			return false
+		case e.labelItem(d.unitAt(in.start)):
+			return true
+		}
+		return e.describesOption(in.list, optionHeadings)
+	}
+	return false
+}
+
+// labelItem reports whether sentence ui is a label of label words before a
+// colon ("Pros:", "Best for:").
+func (e *extraction) labelItem(ui int) bool {
+	if ui < 0 {
+		return false
+	}
+	toks := e.tokens(ui)
+	lead := firstWord(toks)
+	colon := labelColon(toks, lead)
+	if lead < 0 || colon <= 0 {
+		return false
+	}
+	for _, t := range toks[lead:colon] {
+		if !labelWords[t.w] {
+			return false
+		}
+	}
+	return true
+}
+
 // rowsAreOptions reports whether the leads of a list or table name
 // options: always for a list; for a table when its header's first cell
 // names what rows are ("Tool", "Brand", empty) or a row leads with a
@@ -615,16 +789,36 @@ func (e *extraction) lowerCaseLabel(ui int) (string, bool) {
 	}
 	t := toks[lead]
 	rs := e.d.text[t.start:t.end]
-	sep := toks[lead+1]
-	if !unicode.IsLower(rs[0]) || isCommonWord(t.w) || hasDigit(rs) && !unicode.IsLetter(rs[len(rs)-1]) || !e.inBold(t.start) ||
-		e.inBold(sep.start) && !(sep.w == ":" && !e.inBold(sep.end)) { // "**comdirect:**" ends its bold at the colon
+	if !e.lowerCaseName(toks, lead) {
 		return "", false
 	}
-	switch toks[lead+1].w {
+	// "**eufy Video Doorbell E340:**": the product's capitalised words
+	// may follow the name inside the bold.
+	s := lead + 1
+	for s < len(toks) && !toks[s].punct && e.inBold(toks[s].start) && (e.capitalisedAt(toks, s) || hasDigit(e.d.text[toks[s].start:toks[s].end])) {
+		s++
+	}
+	if s >= len(toks) {
+		return "", false
+	}
+	sep := toks[s]
+	if e.inBold(sep.start) && !(sep.w == ":" && !e.inBold(sep.end)) { // "**comdirect:**" ends its bold at the colon
+		return "", false
+	}
+	switch sep.w {
 	case ":", "–", "—", "-":
 		return string(rs), true
 	}
 	return "", false
+}
+
+// lowerCaseName reports whether token i is a lower-case word no
+// dictionary holds, set in bold: a name written in lower case ("comdirect",
+// "eufy").
+func (e *extraction) lowerCaseName(toks []token, i int) bool {
+	t := toks[i]
+	rs := e.d.text[t.start:t.end]
+	return unicode.IsLower(rs[0]) && !isCommonWord(t.w) && !(hasDigit(rs) && !unicode.IsLetter(rs[len(rs)-1])) && e.inBold(t.start)
 }
 
 // gerund reports whether a phrase is one word ending in "-ing"
@@ -752,7 +946,10 @@ func (e *extraction) headerCells(h line, accept func(string)) {
 			return
 		}
 		if first := strings.ToLower(strings.TrimSpace(string(d.text[cells[0].start:cells[0].end]))); !featureHeaders[first] {
-			return
+			if !e.headerLacksFirstCell(h) {
+				return
+			}
+			cells = append([]span{{}}, cells...) // "| | Semrush | Ahrefs |": the first header cell was empty
 		}
 	}
 	if len(cells) < 2 {
@@ -767,6 +964,17 @@ func (e *extraction) headerCells(h line, accept func(string)) {
 			}
 		}
 	}
+}
+
+// headerLacksFirstCell reports whether a table header has one cell fewer
+// than its rows: its first cell, over the rows' labels, was empty.
+func (e *extraction) headerLacksFirstCell(h line) bool {
+	for _, l := range e.d.lines {
+		if l.list == h.list && l.kind == lineRow && len(l.cells) == len(h.cells)+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // nameColumns accepts the names that open the cells of a table column
@@ -843,6 +1051,10 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			return !feelsLike[prev] && !featureNouns[prev]
 		case "including", "include", "includes", "e.g", "vs", "versus", "than", "unlike", "namely", "recommend",
 			"consider", "choose", "compare", "comparing", "between":
+			if (word(toks, p.from-1) == "a" || word(toks, p.from-1) == "an") && p.to < len(toks) && !toks[p.to].punct && !e.capitalisedAt(toks, p.to) &&
+				(word(toks, k-1) == "include" || word(toks, k-1) == "includes" || word(toks, k-1) == "including") {
+				return false // "Includes a Pomodoro timer": a feature of a kind
+			}
 			return !featureNouns[word(toks, k-2)]
 		case "replaced", "replace", "replaces", "replacing", "ditched", "ditch":
 			return !p.ordinary // "an app that replaced Mint": what it replaced was a product too
@@ -861,6 +1073,9 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			return word(toks, k-2) == "such" && !featureNouns[word(toks, k-3)] || k-1 == firstWord(toks) && word(toks, p.to) == "notes"
 		case "example", "instance":
 			return word(toks, k-2) == "for"
+		case "of":
+			// "from the makers of NordVPN": a product's company.
+			return makerNouns[word(toks, k-2)] && !p.ordinary
 		case "from":
 			// "a camera from Wyze or Eufy": a maker, unless a place or person
 			if !p.ordinary && !p.initial && !e.placeOrPerson(p) && !sourceNouns[word(toks, k-2)] {
@@ -881,6 +1096,12 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			switch word(toks, k-2) {
 			case "go", "starting", "compared", "alternative", "alternatives", "similar", "comparable", "relative":
 				return true
+			}
+			// "pair any of them with Screaming Frog": a product to use beside the others.
+			for j := k - 2; j >= 0 && k-j <= 6 && !toks[j].punct; j-- {
+				if pairVerbs[toks[j].w] && toks[k-1].w == "with" {
+					return !p.ordinary
+				}
 			}
 		case "are":
 			switch word(toks, k-2) {
@@ -981,8 +1202,8 @@ func (e *extraction) coordinated(ui int, p phrase, seen map[string]bool) bool {
 	if i < len(toks) && toks[i].punct && toks[i].w == "," {
 		i++
 	}
-	if w := word(toks, i); (w == "and" || w == "or") && i > p.to-1 {
-		i++
+	if w := word(toks, i); andWords[w] && !articles[w] && i > p.to-1 {
+		i++ // "and", "or" and theirs in other languages: "d'Orange et Sosh"; not the article "o"
 	}
 	if i == tierEnd(toks, p.to) || i >= len(toks) {
 		return false
@@ -1058,9 +1279,12 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	// A full stop before a name in lower case ("… Orly. easyJet propose")
 	// ends a sentence the rules join to the next.
 	// A dash between clauses opens one as a semicolon does ("read reviews
-	// carefully — Allied Van Lines and … are").
+	// carefully — Allied Van Lines and … are"), and so does a section
+	// label's colon: "**Budget:** Southwest no longer offers", not an
+	// option's ("**Frontier:** Fiber plans are").
 	clauseStart := lead > 0 && (toks[lead-1].w == "," || toks[lead-1].w == ";" || toks[lead-1].w == "—" ||
-		toks[lead-1].w == "." && unicode.IsLower(e.d.text[toks[lead].start]) && mixedCase(e.d.text[toks[lead].start:toks[lead].end]))
+		toks[lead-1].w == "." && unicode.IsLower(e.d.text[toks[lead].start]) && mixedCase(e.d.text[toks[lead].start:toks[lead].end]) ||
+		toks[lead-1].w == ":" && e.sectionLabel(toks, lead-1))
 	// "If you want espresso, a Breville Bambino is": an article opening
 	// the clause.
 	article := articles[prev] && lead-1 == firstWord(toks) || (prev == "a" || prev == "an") && lead >= 2 && toks[lead-2].w == ","
@@ -1118,14 +1342,21 @@ func (e *extraction) subject(ui int, p phrase) bool {
 		return true // "Trulia, owned by Zillow, is"
 	}
 	next := word(toks, to)
-	if !predicateVerbs[next] && !functionWords[next] && !geographicWords[next] && !stopNames[next] && next != "" && predicateVerbs[word(toks, to+1)] {
-		if p.to-p.from == 1 && p.from == firstWord(toks) && optionNouns[next] && strings.HasSuffix(next, "s") {
-			return false // "Telehealth apps let": a kind of product, not its maker
+	// "Southwest no longer offers", "Kraken still charges": an adverb
+	// stands between the subject and its verb.
+	verb := to
+	for verb-to < 2 && (verbAdverbs[next] || next == "no" && word(toks, verb+1) == "longer") {
+		if next == "no" {
+			verb++
+		}
+		verb++
+		next = word(toks, verb)
+	}
+	if verb == to && !predicateVerbs[next] && !functionWords[next] && !geographicWords[next] && !stopNames[next] && next != "" && predicateVerbs[word(toks, to+1)] {
+		if p.to-p.from == 1 && p.from == firstWord(toks) && (optionNouns[next] || strings.HasSuffix(toks[p.from].w, "less") && len(toks[p.from].w) > 6) && strings.HasSuffix(next, "s") {
+			return false // "Telehealth apps let", "Screenless trackers focus": a kind of product, not its maker
 		}
 		next = word(toks, to+1) // "Avery labels are", not "Whichever you use"
-	}
-	if next == "also" {
-		next = word(toks, to+1)
 	}
 	if next == "se" && !p.ordinary && !readerIf(toks, to) && to+1 < len(toks) && !toks[to+1].punct && !e.capitalisedAt(toks, to+1) {
 		return true // "Bien'ici se distingue": a reflexive verb of French, Spanish or Portuguese
@@ -1136,7 +1367,23 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	// "SmileDirectClub shut down", "Exxon settled": a past tense after a
 	// name no dictionary holds.
 	adverb := p.to-p.from == 1 && strings.HasSuffix(toks[p.from].w, "ly") // "Frequently recommended providers"
-	return predicateVerbs[next] || !adverb && subjectVerbs[next] || !p.ordinary && !adverb && (pastVerbs[next] || strings.HasSuffix(next, "ed") && len(next) > 4 && !e.capitalisedAt(toks, to))
+	return predicateVerbs[next] || !adverb && subjectVerbs[next] || !p.ordinary && !adverb && (pastVerbs[next] || strings.HasSuffix(next, "ed") && len(next) > 4 && !e.capitalisedAt(toks, verb))
+}
+
+// sectionLabel reports whether the colon at token colon ends a short label
+// of ordinary words opening the sentence and naming no tracked brand
+// ("Budget:", "Comfort:").
+func (e *extraction) sectionLabel(toks []token, colon int) bool {
+	first := firstWord(toks)
+	if first < 0 || labelColon(toks, first) != colon {
+		return false
+	}
+	for _, t := range toks[first:colon] {
+		if !isCommonWord(t.w) && !labelWords[t.w] || e.trackedAt(t.start) {
+			return false
+		}
+	}
+	return true
 }
 
 // bareVerb reports whether w is a verb of predicateVerbs or subjectVerbs

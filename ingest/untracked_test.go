@@ -150,6 +150,90 @@ func TestExtractUntrackedNames(t *testing.T) {
 			[]string{"Sanitas", "Quirónsalud"}},
 		// A Roman numeral is a model number like a digit: what follows it
 		// is the model's name, not the company's.
+		// A line set wholly in bold over an option's text is a section
+		// heading, not an option, though the options around it are bold.
+		{"bold section headings", "**Best overall**\n**Square** is easy to set up. Professional monitoring costs $30.\n\n**Professional installation**\n**BP** is the best-known name.\n\n**Standalone tools**\n**Expensify** scans receipts.\n\n**Others**\n* **Cove:** Cheap.\n",
+			[]string{"Square", "BP", "Expensify", "Cove"}},
+		// A list under an option's heading, or hanging from a "Pros:" item,
+		// describes that option: its leads are features, not options.
+		{"lists describing an option", "Here are the best e-bikes:\n\n### 1. **Square Level.2**\n- **Pros:**\n  - Torque sensor gives a natural feel\n  - Integrated lights\n- **Cons:**\n  - Heavy\n\n### 2. **BP RadCity 5**\n- **Pros:**\n  - Cadence sensor feels smooth\n  - Lightweight (about 40 lb)\n  - Excellent Specialized dealer support\n\n### 3. **Lectric XP 3.0**\n- Folds to fit in a closet\n",
+			[]string{"Square", "BP", "Lectric"}},
+		{"list under a bold option heading", "**1. Square**\n- Stündlich wechselnde Börsenpreise\n- Grundgebühr von 5,99 € im Monat\n\n**2. BP**\n- Tarif „Intelligent Go“ mit Nachtstrom\n- Keine Grundgebühr für die App\n",
+			[]string{"Square", "BP"}},
+		{"list of options under a category heading", "### Budget picks\n- Torque: cheap.\n- Cadence: light.\n", []string{"Torque", "Cadence"}},
+		// A product written alone is the maker's the answer writes it after
+		// elsewhere; a name with and without its possessive is one name; a
+		// product "by" its maker is the maker's.
+		{"product after its maker elsewhere", "### 1. **Square Level.2**\nHeavy.\n\n### 2. **Specialized Turbo Vado SL 2**\nLight.\n\n| Bike | Range |\n|---|---|\n| Square Level.2 | 60 mi |\n| Turbo Vado SL 2 | 80 mi |\n",
+			[]string{"Square", "Specialized"}},
+		{"name with and without its possessive", "**Square** — *Best for long-term investors*\n- The app is less polished than Robinhood's\n\n**Robinhood** — *Best for a simple app*\n- Slick app\n",
+			[]string{"Square", "Robinhood"}},
+		{"product by its maker", "* **SFR** : cher.\n* **RED by SFR** : souvent en promotion.\n* **Sosh** : un bon service client.\n", []string{"SFR", "Sosh"}},
+		// A capitalised "The" inside a sentence opens a subject's name; a
+		// title after a cue keeps dropping it.
+		{"capitalised the inside a sentence", "If you want an exclusive pool, The League is a good choice. Kraken is cheaper.", []string{"The League", "Kraken"}},
+		{"title after a cue", "Max tiene series como The Last of Us por 6,99 €.", []string{"Max"}},
+		// A paid tier's "+" glued to a name marks a service anywhere.
+		{"paid tiers in prose", "* **Hulu + Live TV:** Bundles Disney+ and ESPN+ at no extra cost.\n* **Square:** Cheap.\n", []string{"Hulu", "Disney", "ESPN", "Square"}},
+		// A name of capitalised words ending in a company's word is a
+		// company inside a sentence.
+		{"company word inside a sentence", "Since the merger with Hawaiian Airlines, members can redeem on both carriers.", []string{"Hawaiian Airlines"}},
+		{"product or publisher word inside a sentence", "Adobe Express is the one to get if you pay for Creative Cloud. America's Test Kitchen rates it highly.", []string{"Adobe"}},
+		{"paid tier a possessive owns", "Trek's Allant+ 7 is another option if you'd rather buy from a local shop.", []string{"Trek"}},
+		{"name with an inner asterisk", "Others like E*TRADE and Webull are solid too, but I wouldn't start there.", []string{"E*TRADE", "Webull"}},
+		// A bold label before a colon is no option when a brand's name
+		// follows it, and that name opens a clause of its own.
+		{"labels before names", "**Comfort:** Square offers the most legroom.\n\n**Loyalty:** BP's Mileage Plan is often cited as the most valuable program.\n\n**Budget:** Kraken no longer offers free bags.\n",
+			[]string{"Square", "BP", "Kraken"}},
+		// Labels of other languages, a possessive before them included.
+		{"labels of other languages", "**1. Square**\nGut.\n\n**2. BP**\nTeuer.\n\n**Mein Tipp:** Mit E-Auto würde ich Square nehmen.\n\n**Fazit:** BP lohnt sich.\n\n**Notre conseil :** comparez.\n\n**Nuestra recomendación:** compara.\n",
+			[]string{"Square", "BP"}},
+		// A lower-case name opens a bold lead before its product's
+		// capitalised words, which are no product written alone.
+		{"lower-case name before its product", "* **Nooie Cam Pro:** Easy.\n* **eufy Video Doorbell E340:** Dual cameras.\n* **Arlo Essential Video Doorbell:** A wide view, though alerts need an Arlo Secure plan.\n* **Wyze Video Doorbell v2:** Cheap.\n",
+			[]string{"Nooie", "eufy", "Arlo", "Wyze"}},
+		// A header row whose first cell is empty names its columns' brands,
+		// each cell a lead.
+		{"header after an empty cell", "| | Square | BP | SE Ranking | Moz Pro |\n|---|---|---|---|---|\n| Price | $1 | $2 | $3 | $4 |\n",
+			[]string{"Square", "BP", "SE Ranking", "Moz"}},
+		// A name in capitals is no given name, and names its company
+		// before a product's capitalised words.
+		{"name in capitals before its product", "* **Ramp:** No fees.\n* **BILL Spend & Expense:** Free cards.\n* **SAP Concur:** Too complex.\n",
+			[]string{"Ramp", "BILL", "SAP"}},
+		// A program "of" a name written alone elsewhere is that name's.
+		{"program of a name written alone", "**Most valuable points: World of Hyatt**\nHyatt points are worth 1.7 cents.\n\n**Largest network: Square**\nBig.\n",
+			[]string{"Hyatt", "Square"}},
+		// A version after a heading's label names a product, ordinary word
+		// and all; a title's last word may be a label's ("Pro").
+		{"version after a heading's label", "## Best overall: Square\nClean.\n\n## Best value: BP\nCheap.\n\n## Best one-time purchase: Things 3\nFast.\n",
+			[]string{"Square", "BP", "Things"}},
+		{"product word after a bold name", "- **Square** - cheap.\n- **Stream** Pro - stands out for its security.\n- **BP** - fast.\n", []string{"Square", "Stream", "BP"}},
+		{"title ending in a label word", "### Square (free)\nGood.\n\n### BP ($20/month)\nStandard.\n\n### Final Cut Pro ($299 one-time)\nFast.\n\n### CapCut (free, with paid Pro)\nQuick.\n",
+			[]string{"Square", "BP", "Final Cut Pro", "CapCut"}},
+		// A maker named before the part or network it supplies.
+		{"maker before its part", "Trek's Allant+ 7 is another option if you want a Bosch motor. Plans run on the SoftBank and KDDI networks.", []string{"Trek", "Bosch", "SoftBank", "KDDI"}},
+		{"kind before its part", "It has a Pomodoro timer and a Wi-Fi network.", nil},
+		// An elided article is no part of a name; a regulator is no brand.
+		{"elided article before a name", "Vérifiez la couverture sur la carte de l'Arcep. Square est moins cher que Free.", []string{"Square"}},
+		{"article after a comma", "Em Portugal, o Continente tem a maior variedade. O Lidl e o Aldi são as opções mais baratas.", []string{"Continente", "Lidl", "Aldi"}},
+		{"elided article opening a name", "Square est cher. Les forfaits d'Orange et Sosh sont moins chers que Square.", []string{"Square", "Orange", "Sosh"}},
+		// A feature after "includes a", an adjective in -less before a
+		// kind of product and a technology are no names.
+		{"feature after includes", "* **Square:** Includes a Pomodoro timer, habit tracker and calendar view.\n* **BP:** Simple.\n", []string{"Square", "BP"}},
+		{"adjective in -less before a kind of product", "Screenless trackers focus on recovery data. Square adds GPS.", []string{"Square"}},
+		{"technology word as a subject", "Kraken sells unlimited data. Hotspot use is capped at 500 MB a day.", []string{"Kraken"}},
+		// A product paired with another names it.
+		{"product paired with another", "For technical audits, pair any of them with Screaming Frog, which is free for up to 500 URLs.", []string{"Screaming Frog"}},
+		// An exclamation mark glued to a word inside a sentence ends a
+		// name; one ending the sentence does not.
+		{"name ending in an exclamation mark", "Square est cher. Hello bank! est une bonne alternative. Les banques sont Square, Fortuneo et Hello bank!.", []string{"Square", "Hello bank!", "Fortuneo"}},
+		{"exclamation ending a sentence", "Square is great! Try it now! Zoho is cheaper!", []string{"Square", "Zoho"}},
+		{"language after a plus", "The engine uses C++, which is harder than Unity's C#.", []string{"Unity"}},
+		// The makers of a product name its company.
+		{"makers of a product", "* **Saily:** From the makers of NordVPN, with ad blocking.\n* **Square:** Cheap.\n", []string{"Saily", "NordVPN", "Square"}},
+		// An adverb between a subject and its verb, an irregular past.
+		{"adverb before a subject's verb", "Southwest no longer offers two free bags. Kraken still charges less.", []string{"Southwest", "Kraken"}},
+		{"irregular past after a name", "Delta led the 2024 economy rankings.", []string{"Delta"}},
 		{"model in Roman numerals", "- **HyperX Cloud III Wireless** – Long battery life.\n- **Square Arctis 7** – Comfortable.\n- **BP Kraken V4** – Loud.\n",
 			[]string{"HyperX", "Square", "BP"}},
 		// Words of other languages that open a line, a label or a German

@@ -248,6 +248,8 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	ottimo ottime migliore migliori consigliate consigliati consigliata consigliato handig geprezen populair
 	populaire valoradas valorados valorada mejor melhor melhores recomendado recomendada idéal idéale
 	excellente fiables fiable praktisch empfehlenswert beliebt beliebte beliebten beliebtesten supportive effective
+	simplest apprécié appréciée appréciés appréciées apreciado apreciada apreciados apreciadas apprezzato apprezzata
+	apprezzati geschätzt geschätzte gewaardeerd gewaardeerde
 	sturdy helps maior boa bom boas bons barato barata baratos baratas solide gut elogiado elogiada
 	useful saves économique économiques económico económica económicos económicas economico economica
 	economici economiche econômico econômica perfetta perfetto perfecta perfecto perfeita perfeito parfait
@@ -287,7 +289,8 @@ var publishers = wordSet(`g2 capterra trustradius trustpilot reddit quora youtub
 // publicBodies are regulators and public institutions, written as acronyms
 // or names, and the payment systems central banks run.
 var publicBodies = wordSet(`aafco mit harvard stanford oxford cambridge rbi ecb boe fed federal_reserve reserve_bank_of_india fda ftc fcc epa nhs cnil sec irs cdc who eu un oecd nist gdpr cfpb ofcom
-	bafin nhtsa usda hhs ico cma doj pix upi sepa fednow`)
+	bafin nhtsa usda hhs ico cma doj pix upi sepa fednow
+	arcep bundesnetzagentur bnetza cnmc agcom anacom`)
 
 // programmingLanguages are languages and runtimes, never brands.
 var programmingLanguages = wordSet(`python javascript typescript java go golang rust ruby php kotlin swift
@@ -296,7 +299,7 @@ var programmingLanguages = wordSet(`python javascript typescript java go golang 
 // technologies are standards, technologies and open systems, never brands
 // ("Bluetooth LE", "USB-C", "Wi-Fi 7", "Linux").
 var technologies = wordSet(`bluetooth wi-fi wifi usb usb-c hdmi nfc lte gps thunderbolt ethernet zigbee z-wave
-	displayport miracast linux`)
+	displayport miracast linux hotspot esim`)
 
 // firstNames are common given names: a name phrase starting with one is a
 // person, not a brand.
@@ -384,8 +387,9 @@ var labelWords = wordSet(`price prices pricing verdict bottom line pros cons pro
 	budget winner runner-up honorable mention features feature ideal for why who it's for drawback
 	drawbacks strengths weaknesses battery display range model brand tool app host pos feature criteria top best key quick bottom main other more also best-for good great
 	downside downsides upside upsides catch catches cost installation verdict
-	tipp tipps fazit empfehlung conseil conseils astuce consejo consejos consiglio consigli dica dicas
-	recomendação recomendações recomendación recomendaciones recommandation raccomandazione`)
+	tipp tipps fazit empfehlung hinweis conseil conseils astuce astuces avis recommandation consejo consejos
+	recomendación recomendaciones conclusión resumen consiglio consigli conclusione raccomandazione dica dicas
+	recomendação recomendações conclusão resumo advies conclusie`)
 
 // weekdayTimeWords follow or precede a weekday used as a day ("Friday
 // afternoon", "by Friday", "Black Friday").
@@ -472,7 +476,18 @@ var likenessWords = wordSet(`similar comparable compared identical equivalent cl
 var rankVerbs = wordSet(`rank ranks ranked ranking rate rates rated rating score scores scored scoring`)
 
 var comparativeFillers = wordSet(`necessarily really any a an the slightly much far even noticeably significantly generally usually often
-	sometimes bit lot way also still considerably somewhat marginally`)
+	sometimes bit lot way also still considerably somewhat marginally
+	dagegen meist meistens deutlich viel etwas noch wesentlich oft veel iets nog vaak wel`)
+
+// foreignComparatives are German and Dutch comparatives said of a subject
+// ("ist deutlich teurer", "is goedkoper"), as "cheaper" is.
+var foreignComparatives = wordSet(`teurer günstiger billiger preiswerter besser schlechter schneller langsamer
+	einfacher leichter schwerer zuverlässiger größer kleiner
+	duurder goedkoper beter slechter sneller trager makkelijker lichter zwaarder betrouwbaarder groter kleiner`)
+
+// thoseWords stand for another brand's offers before "of": "plus chers
+// que ceux de Free", "más baratas que las de Movistar", "than those of".
+var thoseWords = wordSet(`ceux celui celle celles los las el la lo le les quelli quello quella quelle die der das dem den those that`)
 
 // advisingWords before "pick", "choice" or "bet" make it advice: "a
 // solid pick", "the default choice", "our pick".
@@ -550,6 +565,7 @@ var namedOthers = wordSet(`either both these those them all any neither`)
 var degreeNouns = wordSet(`bit lot little touch tad`)
 
 var comparativeLeads = wordSet(`make makes cost costs is are be being was were feels feel runs run gets get looks look seems sounds and but
+	ist sind zijn
 	remain remains remained stay stays stayed
 	or offers offer has have gives give delivers deliver provides provide it's it them
 	scales scale works work performs perform tastes taste covers cover`)
@@ -582,6 +598,7 @@ var leadingFunctionWords = wordSet(`the a an like unlike including include inclu
 	her this that these those some many most all any each every other another such what which who why how where here
 	there get go see check visit explore opt prefer prefers meanwhile plus top best avoid skip comparing compared
 	according using several numerous various multiple certain o os el los il lo gli het evita evite eviten prueba prova elige scegli kies probeer vermijd
+	mein meine meinen unser unsere mon notre nuestro nuestra mio mia nostro nostra meu minha nosso nossa mijn onze
 	essayez évitez choisissez vermeide laut según selon secondo volgens gemäß`)
 
 // entityHeaders name what a table's rows are when the rows are options.
@@ -738,7 +755,8 @@ var burdens = wordSet(`ads ad adverts advertising upsells fee fees surcharge sur
 
 // costNouns are what a reader pays, in the languages answers come in.
 var costNouns = wordSet(`cost costs fee fees charge charges surcharge coste costes costo costi custo custos frais
-	kosten aufpreis gebühr gebühren gastos cargo cargos comisión comisiones commission commissions`)
+	kosten aufpreis gebühr gebühren gastos cargo cargos comisión comisiones commission commissions
+	contract contracts commitment lock-in engagement permanencia vincolo fidelização vertragsbindung`)
 
 // noneWords before a cost say the reader pays none: "no extra cost", "sin
 // coste", "sans frais", "ohne Aufpreis".
@@ -783,7 +801,27 @@ var sourceNouns = wordSet(`test tests testing review reviews data report reports
 
 // pastVerbs are irregular past tenses that follow a company as the subject
 // of a sentence ("SmileDirectClub shut down in 2023").
-var pastVerbs = wordSet(`shut went paid won lost cut made sold built took got ran began became fell rose`)
+var pastVerbs = wordSet(`shut went paid won lost cut made sold built took got ran began became fell rose
+	led grew left kept brought bought sent spent held gave drove struck split quit shrank`)
+
+// supplyNouns are parts and networks a maker supplies to another brand's
+// product: "a Bosch motor", "the T-Mobile network".
+var supplyNouns = wordSet(`motor motors engine engines chip chips chipset chipsets processor processors sensor sensors
+	network networks drivetrain gears brakes`)
+
+// rankingNouns are what a brand leads or tops when it is ranked first.
+var rankingNouns = wordSet(`ranking rankings ratings rating study survey surveys charts chart index scores list`)
+
+// pairVerbs put a product beside others: "pair any of them with X".
+var pairVerbs = wordSet(`pair pairs paired combine combines combined complement complements`)
+
+// makerNouns name a product's company before "of": "the makers of NordVPN".
+var makerNouns = wordSet(`maker makers creator creators owner owners parent developer developers`)
+
+// verbAdverbs stand between a subject and its verb: "Kraken still
+// charges", "Southwest now offers".
+var verbAdverbs = wordSet(`also still now often usually recently already typically generally currently rarely
+	never sometimes reportedly consistently frequently mostly mainly largely`)
 
 // choiceHeaders head a table column of the options an answer picks:
 // "Best choice", "Top pick", "Runner-up".
