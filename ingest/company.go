@@ -149,6 +149,9 @@ func (e *extraction) companyName(p phrase) string {
 			product = e.tailWrittenAlone(ts, first)
 		}
 		switch {
+		case firmAct(toks, p.to):
+			// "Herman Miller, which acquired Fully": only a company buys
+			// one, so no maker and product.
 		case first == 1 && e.citedSites[head.w+" "+second.w]:
 			ts = ts[:2] // "Cash App Taxes" beside cash.app: the site's whole name and its product
 		case first == 1 && e.citedSites[head.w] && !corporateWords[ts[len(ts)-1].w]:
@@ -219,6 +222,16 @@ func (e *extraction) companyName(p phrase) string {
 		return maker
 	}
 	return name
+}
+
+// firmAct reports whether the words from token k say what a company does
+// to another, directly or in a relative clause: "… acquired", "…, which
+// merged with".
+func firmAct(toks []token, k int) bool {
+	if k < len(toks) && toks[k].w == "," && relativePronouns[word(toks, k+1)] {
+		k += 2
+	}
+	return firmVerbs[word(toks, k)]
 }
 
 // allCapitals reports whether a word of two letters or more is written in

@@ -203,7 +203,8 @@ func (e *extraction) recogniseUntracked() []string {
 					// Kitchen") nor after an adverb ("Formerly Anytype Labs").
 				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial) && !e.besideCommonNoun(ui, p):
 				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial || e.pairedSubject(ui, p, seen)):
-				case pass == 0 && e.subject(ui, p) && !(described[d.lines[d.units[ui].line].list] && d.lines[d.units[ui].line].kind == lineItem && p.initial):
+				case pass == 0 && e.subject(ui, p) && !(described[d.lines[d.units[ui].line].list] && d.lines[d.units[ui].line].kind == lineItem && p.initial) &&
+					!e.partUnderOption(ui, p, optionHeadings):
 					// A feature opening a line that describes an option is
 					// no subject name: "Torque sensor gives a natural feel".
 					if name := e.companyName(p); !seen[strings.ToLower(name)] {
@@ -234,6 +235,16 @@ func (e *extraction) recogniseUntracked() []string {
 		}
 		return false
 	})
+}
+
+// partUnderOption reports whether a phrase opening a sentence under an
+// option's heading names a numbered model ("Tensor G3 runs warm" under
+// "### Google Pixel 8a"): the option's part, not another maker.
+func (e *extraction) partUnderOption(ui int, p phrase, optionHeadings map[int]bool) bool {
+	l := e.d.lines[e.d.units[ui].line]
+	toks := e.tokens(ui)
+	return l.kind == lineParagraph && l.heading >= 0 && optionHeadings[l.heading] && p.from == firstWord(toks) &&
+		p.to-p.from == 2 && modelNumber(e.d.text[toks[p.to-1].start:toks[p.to-1].end])
 }
 
 // wordAt reports whether s occurs in text at word boundaries.
@@ -414,7 +425,7 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	if personRoles[word(toks, from-1)] || from > 1 && toks[from-1].w == "." && personRoles[word(toks, from-2)] {
 		p.rejected = true
 	}
-	if stopOnly(words) {
+	if stopOnly(words) || acronymsOnly(d.text, toks[from:to]) {
 		p.rejected = true
 	}
 	if len(words) == 1 && institutionCompound(words[0]) {
@@ -477,6 +488,22 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 		}
 	}
 	return p
+}
+
+// acronymsOnly reports whether a phrase is written only in common acronyms
+// ("SMS", "CRM and ERP"): the name of a kind of thing, never of its maker.
+func acronymsOnly(text []rune, ts []token) bool {
+	n := 0
+	for _, t := range ts {
+		if t.punct {
+			continue
+		}
+		if rs := string(text[t.start:t.end]); !acronyms[rs] && !acronyms[strings.TrimSuffix(rs, "s")] && !nameConnectors[t.w] {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // ownedByPossessive reports whether the phrase at token from, opening with

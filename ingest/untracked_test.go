@@ -137,6 +137,15 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// name; "La Roche-Posay" keeps its own.
 		{"article before a make and model", "La Toyota Aygo X ha il cambio automatico, mentre la Hyundai i10 offre tanta tecnologia. Per la città, la Fiat Panda è perfetta.",
 			[]string{"Toyota", "Hyundai", "Fiat"}},
+		// A phrase of common acronyms names a kind of thing.
+		{"common acronym after a cue", "If budget is tight, consider Zoho, which includes SMS in its free plan.", []string{"Zoho"}},
+		// A company that buys another is named whole: no maker and product.
+		{"company acquiring another", "Square was a favorite, but Herman Miller, which acquired BP in 2022, has since discontinued it.",
+			[]string{"Square", "Herman Miller", "BP"}},
+		// A numbered model opening a sentence under an option's heading is
+		// the option's part.
+		{"part under an option heading", "## Best phones\n\n### Square Pixel 8a\nThe best camera. Tensor G3 runs warm, though.\n\n### BP Galaxy A55\nGreat screen.\n\n### OnePlus 12R\nFast.\n",
+			[]string{"Square", "BP", "OnePlus"}},
 		{"article of a name", "La Roche-Posay Toleriane est douce. Avène est plus riche que la Toleriane.", []string{"La Roche-Posay", "Avène"}},
 		{"English as before a person", "Omnisend is cheaper for small lists, as Tobi Lütke noted in a 2024 podcast.", []string{"Omnisend"}},
 		// A name before a reflexive verb of French, Spanish or Portuguese.

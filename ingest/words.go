@@ -689,6 +689,9 @@ var pluralVerbs = wordSet(`are were have tend remain come look feel run`)
 // ("Herman Miller, which acquired …", "O Mercadona, que chegou …").
 var relativePronouns = wordSet(`which who que qui che`)
 
+// firmVerbs say what a company does to another company ("acquired Fully").
+var firmVerbs = wordSet(`acquired acquires bought buys merged merges purchased absorbed rebranded`)
+
 // costVerbs before "more" or "less" make it a comparison of price ("cost
 // less").
 var costVerbs = wordSet(`cost costs weigh weighs charge charges`)
