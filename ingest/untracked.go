@@ -418,7 +418,10 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 		p.label, p.rejected = true, true
 	}
 	given := firstNames[words[0]] && !allCapitals(d.text[toks[from].start:toks[from].end]) // "BILL Spend & Expense" is no Bill
-	if publishers[joined] || publishers[strings.TrimPrefix(joined, "the_")] || publicBodies[joined] || publicBodies[unelided(words[0])] ||
+	// "Forbes Health", "CNET Labs": a publisher's section is the publisher,
+	// unless a product word makes it a product ("YouTube TV").
+	section := len(words) > 1 && publishers[words[0]] && !productWords[words[len(words)-1]]
+	if publishers[joined] || publishers[strings.TrimPrefix(joined, "the_")] || section || publicBodies[joined] || publicBodies[unelided(words[0])] ||
 		programmingLanguages[joined] || technologies[words[0]] || given && len(words) > 1 && !corporateWords[words[len(words)-1]] || weekdays[joined] {
 		p.rejected = true
 	}

@@ -187,6 +187,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// A name of capitalised words ending in a company's word is a
 		// company inside a sentence.
 		{"company word inside a sentence", "Since the merger with Hawaiian Airlines, members can redeem on both carriers.", []string{"Hawaiian Airlines"}},
+		// A publisher's section opens with its publisher's word: a source,
+		// no brand.
+		{"publisher's section", "In Forbes Health surveys Square ranks first. CNET Labs tested BP.", []string{"Square", "BP"}},
 		{"product or publisher word inside a sentence", "Adobe Express is the one to get if you pay for Creative Cloud. America's Test Kitchen rates it highly.", []string{"Adobe"}},
 		{"paid tier a possessive owns", "Trek's Allant+ 7 is another option if you'd rather buy from a local shop.", []string{"Trek"}},
 		{"name with an inner asterisk", "Others like E*TRADE and Webull are solid too, but I wouldn't start there.", []string{"E*TRADE", "Webull"}},
