@@ -187,6 +187,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// A name of capitalised words ending in a company's word is a
 		// company inside a sentence.
 		{"company word inside a sentence", "Since the merger with Hawaiian Airlines, members can redeem on both carriers.", []string{"Hawaiian Airlines"}},
+		// A sales channel's word after a maker names its channel, no
+		// company of its own; an ordinary word before it stays a name.
+		{"sales channel after a maker", "- **Allianz Direct**: solida.\n- **First Direct**: cara.\n- **Verti**: economica.\n", []string{"Allianz", "First Direct", "Verti"}},
 		// A publisher's section opens with its publisher's word: a source,
 		// no brand.
 		{"publisher's section", "In Forbes Health surveys Square ranks first. CNET Labs tested BP.", []string{"Square", "BP"}},

@@ -341,13 +341,13 @@ var firmWords = wordSet(`labs lab inc co corp corporation company group games be
 	partners motors foods brands industries holdings entertainment pharmaceuticals apparel footwear athletics
 	airlines technologies bank union`)
 
-// productWords are the model, plan and line words of product names ("Pro",
-// "Max", "CRM", "Business", "Domains"): a name followed by them names a
-// product of that company.
+// productWords are the model, plan, line and sales-channel words of product
+// names ("Pro", "Max", "CRM", "Business", "Domains", "Direct"): a name
+// followed by them names a product of that company.
 var productWords = wordSet(`pro max plus ultra mini air lite one go classic original premium essentials
 	edition series gen se neo prime elite sport standard deluxe crm books notes music drive
 	suite app apps tv phone pay watch buds pods fit browser laptop laptops notebook tablet headphone headphones
-	earbuds speaker business teams enterprise domains stream live`)
+	earbuds speaker business teams enterprise domains stream live direct`)
 
 // categoryNouns are product words that say what kind of product a maker's
 // name is on, never part of a company's name ("Framework Laptop 13").
