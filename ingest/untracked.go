@@ -311,6 +311,13 @@ func (e *extraction) phrases(ui int) []phrase {
 				gap = []rune(strings.TrimLeft(string(gap), "'’s"))
 			}
 			if string(gap) == " " && e.isNameToken(toks[j], false) {
+				if e.trackedAt(toks[j].start) && !e.trackedAt(toks[k].start) && !ordinaryWords(toks[k:j]) &&
+					e.writtenAlone(e.d.text[toks[k].start:toks[j-1].end], toks[j].w) {
+					// "Ray-Ban Meta" beside "the Ray-Ban model": a name written
+					// alone run on into a tracked one is a collaboration of two
+					// brands, where "Norton LifeLock" is a parent and its product.
+					break
+				}
 				j++
 				continue
 			}
@@ -694,8 +701,8 @@ func (e *extraction) boldLead(ui int, p phrase) phrase {
 		for end < len(toks) && toks[end].end <= b.end && !toks[end].punct {
 			end++
 		}
-		if end == p.to || end-p.from > 5 || end == len(toks) || toks[end-1].end < b.end && toks[end].w != ":" {
-			return p
+		if end == p.to || end-p.from > 5 || end == len(toks) || toks[end-1].end < b.end && toks[end].w != ":" || e.trackedAt(toks[p.to].start) {
+			return p // "**Ray-Ban Meta Gen 2:**": a tracked name after p is a brand of its own
 		}
 		switch toks[end].w {
 		case ":", "–", "—", "-":

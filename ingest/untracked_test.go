@@ -187,6 +187,12 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// A name of capitalised words ending in a company's word is a
 		// company inside a sentence.
 		{"company word inside a sentence", "Since the merger with Hawaiian Airlines, members can redeem on both carriers.", []string{"Hawaiian Airlines"}},
+		// A name written alone elsewhere and run on into a tracked name is
+		// a collaboration of two brands ("Ray-Ban Meta"); a name never
+		// written alone is the tracked brand's parent ("Norton LifeLock"),
+		// and an ordinary word no name.
+		{"name run on into a tracked name", "* **Kestrel-Vale BP Gen 2:** The most popular pick.\n* **Halden BP Sport:** Sportier than the Kestrel-Vale model.\n* **Classic BP:** A plain frame.\n* **Square:** The cheapest of them.\n",
+			[]string{"Kestrel-Vale", "BP", "Square"}},
 		// A sales channel's word after a maker names its channel, no
 		// company of its own; an ordinary word before it stays a name.
 		{"sales channel after a maker", "- **Allianz Direct**: solida.\n- **First Direct**: cara.\n- **Verti**: economica.\n", []string{"Allianz", "First Direct", "Verti"}},
