@@ -192,8 +192,9 @@ func (e *extraction) recogniseUntracked() []string {
 				toks := e.tokens(ui)
 				switch {
 				case e.possessor(ui, p), e.ownerAfterOf(ui, p), e.makerAfterBy(ui, p), e.ampersandName(ui, p):
-				case !p.ordinary && !p.initial && (articles[word(toks, p.from-1)] || word(toks, p.from-1) == "a" || word(toks, p.from-1) == "an") && suppliedAfter(toks, p.to):
-					// "a Bosch motor", "the SoftBank and KDDI networks": a maker before what it supplies.
+				case !p.ordinary && (!p.initial && (articles[word(toks, p.from-1)] || word(toks, p.from-1) == "a" || word(toks, p.from-1) == "an") || afterColon(d.text, toks[p.from].start)) && suppliedAfter(toks, p.to):
+					// "a Bosch motor", "the SoftBank and KDDI networks", "**OnePlus 13:** Hasselblad
+					// tuning": a maker before what it supplies.
 				case tierEnd(toks, p.to) == p.to+1 && e.tierName(ui, &p):
 					// "Bundles Disney+ and ESPN+": a paid tier's "+" marks a service.
 				case p.to-p.from >= 2 && !p.initial && firmWords[toks[p.to-1].w] && !(p.from > 0 && toks[p.from-1].poss) && !e.placeOrPerson(p) &&
@@ -371,6 +372,12 @@ func (e *extraction) tierName(ui int, p *phrase) bool {
 		*p = e.classifyPhrase(ui, toks, from, p.to)
 	}
 	return !p.ordinary && !p.rejected && !p.tracked
+}
+
+// afterColon reports whether the text before pos ends in a colon, bold
+// marks and spaces aside: a lead's text follows it.
+func afterColon(text []rune, pos int) bool {
+	return strings.HasSuffix(strings.TrimRight(string(text[:pos]), " *"), ":")
 }
 
 // suppliedAfter reports whether a part or a network a maker supplies

@@ -233,6 +233,7 @@ func TestExtractUntrackedNames(t *testing.T) {
 			[]string{"Square", "BP", "Final Cut Pro", "CapCut"}},
 		// A maker named before the part or network it supplies.
 		{"maker before its part", "Trek's Allant+ 7 is another option if you want a Bosch motor. Plans run on the SoftBank and KDDI networks.", []string{"Trek", "Bosch", "SoftBank", "KDDI"}},
+		{"maker before the tuning it supplies", "- **Square 9:** Good.\n- **BP 13:** Kestrel tuning at a lower price, and a Halden lens.\n", []string{"Square", "BP", "Kestrel", "Halden"}},
 		{"kind before its part", "It has a Pomodoro timer and a Wi-Fi network.", nil},
 		// An elided article is no part of a name; a regulator is no brand.
 		{"elided article before a name", "Vérifiez la couverture sur la carte de l'Arcep. Square est moins cher que Free.", []string{"Square"}},

@@ -807,10 +807,11 @@ var sourceNouns = wordSet(`test tests testing review reviews data report reports
 var pastVerbs = wordSet(`shut went paid won lost cut made sold built took got ran began became fell rose
 	led grew left kept brought bought sent spent held gave drove struck split quit shrank`)
 
-// supplyNouns are parts and networks a maker supplies to another brand's
-// product: "a Bosch motor", "the T-Mobile network".
+// supplyNouns are parts, networks and tuning a maker supplies to another
+// brand's product: "a Bosch motor", "the T-Mobile network", "Hasselblad
+// tuning".
 var supplyNouns = wordSet(`motor motors engine engines chip chips chipset chipsets processor processors sensor sensors
-	network networks drivetrain gears brakes`)
+	network networks drivetrain gears brakes tuning optics lens lenses`)
 
 // rankingNouns are what a brand leads or tops when it is ranked first.
 var rankingNouns = wordSet(`ranking rankings ratings rating study survey surveys charts chart index scores list`)
