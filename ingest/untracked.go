@@ -192,8 +192,9 @@ func (e *extraction) recogniseUntracked() []string {
 				toks := e.tokens(ui)
 				switch {
 				case e.possessor(ui, p), e.ownerAfterOf(ui, p), e.makerAfterBy(ui, p), e.ampersandName(ui, p):
-				case !p.ordinary && !p.initial && (articles[word(toks, p.from-1)] || word(toks, p.from-1) == "a" || word(toks, p.from-1) == "an") && suppliedAfter(toks, p.to):
-					// "a Bosch motor", "the SoftBank and KDDI networks": a maker before what it supplies.
+				case !p.ordinary && (!p.initial && (articles[word(toks, p.from-1)] || word(toks, p.from-1) == "a" || word(toks, p.from-1) == "an") || afterColon(d.text, toks[p.from].start)) && suppliedAfter(toks, p.to):
+					// "a Bosch motor", "the SoftBank and KDDI networks", "**OnePlus 13:** Hasselblad
+					// tuning": a maker before what it supplies.
 				case tierEnd(toks, p.to) == p.to+1 && e.tierName(ui, &p):
 					// "Bundles Disney+ and ESPN+": a paid tier's "+" marks a service.
 				case p.to-p.from >= 2 && !p.initial && firmWords[toks[p.to-1].w] && !(p.from > 0 && toks[p.from-1].poss) && !e.placeOrPerson(p) &&
@@ -311,6 +312,13 @@ func (e *extraction) phrases(ui int) []phrase {
 				gap = []rune(strings.TrimLeft(string(gap), "'’s"))
 			}
 			if string(gap) == " " && e.isNameToken(toks[j], false) {
+				if e.trackedAt(toks[j].start) && !e.trackedAt(toks[k].start) && !ordinaryWords(toks[k:j]) &&
+					e.writtenAlone(e.d.text[toks[k].start:toks[j-1].end], toks[j].w) {
+					// "Ray-Ban Meta" beside "the Ray-Ban model": a name written
+					// alone run on into a tracked one is a collaboration of two
+					// brands, where "Norton LifeLock" is a parent and its product.
+					break
+				}
 				j++
 				continue
 			}
@@ -366,6 +374,12 @@ func (e *extraction) tierName(ui int, p *phrase) bool {
 	return !p.ordinary && !p.rejected && !p.tracked
 }
 
+// afterColon reports whether the text before pos ends in a colon, bold
+// marks and spaces aside: a lead's text follows it.
+func afterColon(text []rune, pos int) bool {
+	return strings.HasSuffix(strings.TrimRight(string(text[:pos]), " *"), ":")
+}
+
 // suppliedAfter reports whether a part or a network a maker supplies
 // follows token to, after the names enumerated with it: "a Bosch motor",
 // "the SoftBank and KDDI networks".
@@ -418,7 +432,10 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 		p.label, p.rejected = true, true
 	}
 	given := firstNames[words[0]] && !allCapitals(d.text[toks[from].start:toks[from].end]) // "BILL Spend & Expense" is no Bill
-	if publishers[joined] || publishers[strings.TrimPrefix(joined, "the_")] || publicBodies[joined] || publicBodies[unelided(words[0])] ||
+	// "Forbes Health", "CNET Labs": a publisher's section is the publisher,
+	// unless a product word makes it a product ("YouTube TV").
+	section := len(words) > 1 && publishers[words[0]] && !productWords[words[len(words)-1]]
+	if publishers[joined] || publishers[strings.TrimPrefix(joined, "the_")] || section || publicBodies[joined] || publicBodies[unelided(words[0])] ||
 		programmingLanguages[joined] || technologies[words[0]] || given && len(words) > 1 && !corporateWords[words[len(words)-1]] || weekdays[joined] {
 		p.rejected = true
 	}
@@ -691,8 +708,8 @@ func (e *extraction) boldLead(ui int, p phrase) phrase {
 		for end < len(toks) && toks[end].end <= b.end && !toks[end].punct {
 			end++
 		}
-		if end == p.to || end-p.from > 5 || end == len(toks) || toks[end-1].end < b.end && toks[end].w != ":" {
-			return p
+		if end == p.to || end-p.from > 5 || end == len(toks) || toks[end-1].end < b.end && toks[end].w != ":" || e.trackedAt(toks[p.to].start) {
+			return p // "**Ray-Ban Meta Gen 2:**": a tracked name after p is a brand of its own
 		}
 		switch toks[end].w {
 		case ":", "–", "—", "-":

@@ -187,6 +187,18 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// A name of capitalised words ending in a company's word is a
 		// company inside a sentence.
 		{"company word inside a sentence", "Since the merger with Hawaiian Airlines, members can redeem on both carriers.", []string{"Hawaiian Airlines"}},
+		// A name written alone elsewhere and run on into a tracked name is
+		// a collaboration of two brands ("Ray-Ban Meta"); a name never
+		// written alone is the tracked brand's parent ("Norton LifeLock"),
+		// and an ordinary word no name.
+		{"name run on into a tracked name", "* **Kestrel-Vale BP Gen 2:** The most popular pick.\n* **Halden BP Sport:** Sportier than the Kestrel-Vale model.\n* **Classic BP:** A plain frame.\n* **Square:** The cheapest of them.\n",
+			[]string{"Kestrel-Vale", "BP", "Square"}},
+		// A sales channel's word after a maker names its channel, no
+		// company of its own; an ordinary word before it stays a name.
+		{"sales channel after a maker", "- **Allianz Direct**: solida.\n- **First Direct**: cara.\n- **Verti**: economica.\n", []string{"Allianz", "First Direct", "Verti"}},
+		// A publisher's section opens with its publisher's word: a source,
+		// no brand.
+		{"publisher's section", "In Forbes Health surveys Square ranks first. CNET Labs tested BP.", []string{"Square", "BP"}},
 		{"product or publisher word inside a sentence", "Adobe Express is the one to get if you pay for Creative Cloud. America's Test Kitchen rates it highly.", []string{"Adobe"}},
 		{"paid tier a possessive owns", "Trek's Allant+ 7 is another option if you'd rather buy from a local shop.", []string{"Trek"}},
 		{"name with an inner asterisk", "Others like E*TRADE and Webull are solid too, but I wouldn't start there.", []string{"E*TRADE", "Webull"}},
@@ -221,6 +233,7 @@ func TestExtractUntrackedNames(t *testing.T) {
 			[]string{"Square", "BP", "Final Cut Pro", "CapCut"}},
 		// A maker named before the part or network it supplies.
 		{"maker before its part", "Trek's Allant+ 7 is another option if you want a Bosch motor. Plans run on the SoftBank and KDDI networks.", []string{"Trek", "Bosch", "SoftBank", "KDDI"}},
+		{"maker before the tuning it supplies", "- **Square 9:** Good.\n- **BP 13:** Kestrel tuning at a lower price, and a Halden lens.\n", []string{"Square", "BP", "Kestrel", "Halden"}},
 		{"kind before its part", "It has a Pomodoro timer and a Wi-Fi network.", nil},
 		// An elided article is no part of a name; a regulator is no brand.
 		{"elided article before a name", "Vérifiez la couverture sur la carte de l'Arcep. Square est moins cher que Free.", []string{"Square"}},

@@ -341,13 +341,13 @@ var firmWords = wordSet(`labs lab inc co corp corporation company group games be
 	partners motors foods brands industries holdings entertainment pharmaceuticals apparel footwear athletics
 	airlines technologies bank union`)
 
-// productWords are the model, plan and line words of product names ("Pro",
-// "Max", "CRM", "Business", "Domains"): a name followed by them names a
-// product of that company.
+// productWords are the model, plan, line and sales-channel words of product
+// names ("Pro", "Max", "CRM", "Business", "Domains", "Direct"): a name
+// followed by them names a product of that company.
 var productWords = wordSet(`pro max plus ultra mini air lite one go classic original premium essentials
 	edition series gen se neo prime elite sport standard deluxe crm books notes music drive
 	suite app apps tv phone pay watch buds pods fit browser laptop laptops notebook tablet headphone headphones
-	earbuds speaker business teams enterprise domains stream live`)
+	earbuds speaker business teams enterprise domains stream live direct`)
 
 // categoryNouns are product words that say what kind of product a maker's
 // name is on, never part of a company's name ("Framework Laptop 13").
@@ -807,10 +807,11 @@ var sourceNouns = wordSet(`test tests testing review reviews data report reports
 var pastVerbs = wordSet(`shut went paid won lost cut made sold built took got ran began became fell rose
 	led grew left kept brought bought sent spent held gave drove struck split quit shrank`)
 
-// supplyNouns are parts and networks a maker supplies to another brand's
-// product: "a Bosch motor", "the T-Mobile network".
+// supplyNouns are parts, networks and tuning a maker supplies to another
+// brand's product: "a Bosch motor", "the T-Mobile network", "Hasselblad
+// tuning".
 var supplyNouns = wordSet(`motor motors engine engines chip chips chipset chipsets processor processors sensor sensors
-	network networks drivetrain gears brakes`)
+	network networks drivetrain gears brakes tuning optics lens lenses`)
 
 // rankingNouns are what a brand leads or tops when it is ranked first.
 var rankingNouns = wordSet(`ranking rankings ratings rating study survey surveys charts chart index scores list`)
