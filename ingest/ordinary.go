@@ -115,21 +115,7 @@ func verbBeforeObject(toks []token, i int) bool {
 // in lower case, as a phrase of its own: then a title-cased "Square
 // Footage" is that phrase, not the brand's product.
 func (e *extraction) writtenLower(start, end int) bool {
-	phrase := strings.ToLower(string(e.d.text[start:end]))
-	text := string(e.d.text)
-	for i := 0; ; {
-		j := strings.Index(text[i:], phrase)
-		if j < 0 {
-			return false
-		}
-		i += j
-		before, _ := utf8.DecodeLastRuneInString(text[:i])
-		after, _ := utf8.DecodeRuneInString(text[i+len(phrase):])
-		if !isWordRune(before) && !isWordRune(after) {
-			return true
-		}
-		i += len(phrase)
-	}
+	return wordAt(string(e.d.text), strings.ToLower(string(e.d.text[start:end])))
 }
 
 // allCapitalised reports whether every word of a written name starts with
