@@ -64,7 +64,7 @@ func analyticsWindowParams() []*openapi3.Parameter {
 				"before today (UTC), else 400 out_of_range."),
 		openapi3.NewQueryParameter("dateTo").WithRequired(true).WithSchema(stringSchema().WithFormat("date")).
 			WithDescription("Last UTC day of the window, inclusive (YYYY-MM-DD). Not before dateFrom, else 400 " +
-				"out_of_range. The trend window is the equally long one ending the day before dateFrom."),
+				"out_of_range."),
 	}
 }
 

@@ -268,7 +268,7 @@ func (s *server) mentionsRoutes(analytics routeGroup) {
 		response: s.mentionSamplesSchema(),
 		errors: analyticsErrors(analyticsWindowErrors(mentionSampleParams()) + " sentiment, mentionType or sortBy invalid_value outside their values; " +
 			"competitorId invalid_uuid, or invalid_value when not a current tracked competitor of the project; " +
-			"limit out_of_range above 100."),
+			"limit out_of_range outside 1-100; offset out_of_range below 0."),
 		read: s.handleMentionSamples,
 	})
 	analytics.handle(route{
@@ -301,7 +301,7 @@ func (s *server) mentionsRoutes(analytics routeGroup) {
 			"counts every domain or page. engines google_serp and google_shopping are accepted and match nothing.",
 		query:    citedSourceParams(),
 		response: s.citedSourcesSchema(),
-		errors:   analyticsErrors(analyticsWindowErrors(citedSourceParams()) + " groupBy invalid_value; limit out_of_range above 100."),
+		errors:   analyticsErrors(analyticsWindowErrors(citedSourceParams()) + " groupBy invalid_value; limit out_of_range outside 1-100; offset out_of_range below 0."),
 		read:     s.handleCitedSources,
 	})
 	analytics.handle(route{
