@@ -93,6 +93,14 @@ func (e *extraction) companyName(p phrase) string {
 			return e.companyName(e.classifyPhrase(p.unit, toks, j+1, p.to))
 		}
 	}
+	if p.knownTo == p.to || p.knownTo > p.from && !corporateWords[toks[p.to-1].w] && !ordinaryWords(toks[p.from:p.knownTo]) && !p.knownPossessive {
+		// A well-known brand keeps its whole name ("Pottery Barn") and
+		// sheds a product's words ("Anker SOLIX F2000"), not a company's
+		// ("Ally Bank" beside a listed "Ally"); a listed ordinary word
+		// or possessive opening a longer name is no maker ("Power BI",
+		// "Carter's Desk").
+		return e.nameOf(p, toks[p.from:p.knownTo], p.knownPossessive)
+	}
 	ts := toks[p.from:p.to]
 	text := func(t token) []rune { return d.text[t.start:t.end] }
 	n := len(ts)
@@ -205,9 +213,17 @@ func (e *extraction) companyName(p phrase) string {
 			ts = ts[:first]
 		}
 	}
+	return e.nameOf(p, ts, p.from+len(ts) == p.to && ts[len(ts)-1].poss && ownsNothing(toks, p.to))
+}
+
+// nameOf is the name written by the tokens ts of phrase p, with the
+// possessive after them when it is the name's ("Schmidt's:", "Kiehl's is",
+// "Trader Joe's"), or the maker of a product line known better than it.
+func (e *extraction) nameOf(p phrase, ts []token, possessive bool) string {
+	d := e.d
 	end := ts[len(ts)-1].end
-	if last := len(ts) - 1; p.from+last == p.to-1 && ts[last].poss && ownsNothing(toks, p.to) {
-		end = possessiveEnd(d.text, end) // "Schmidt's:", "Kiehl's is": the possessive is the name's
+	if possessive {
+		end = possessiveEnd(d.text, end)
 	}
 	start := ts[0].start
 	if w := ts[0].w; unelided(w) != w && unicode.IsLower(d.text[start]) {

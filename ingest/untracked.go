@@ -10,7 +10,7 @@ import (
 // Untracked brands.
 //
 // recogniseUntracked finds the competing brands an answer names that the
-// project does not track, without a list of brands. A candidate is a phrase
+// project does not track. A candidate is a phrase
 // of capitalised or mixed-case words ("Zoho CRM", "iPhone 16 Pro",
 // "Kicking Horse", "La Roche-Posay"), taken only where answers put brands:
 //
@@ -22,7 +22,10 @@ import (
 //   - enumerated with a brand ("A, B and C" with a tracked B);
 //   - as the subject of a sentence about it ("Epson EcoTank is a good
 //     choice", "Exxon has followed suit") when a word of it is not an
-//     ordinary word.
+//     ordinary word;
+//   - anywhere in a sentence when it is a well-known brand (known.go) and
+//     not a platform the subject works with ("sold at Home Depot", not
+//     "integrates with Zapier").
 //
 // Refused: ordinary words where capitals prove nothing (a sentence or line
 // start, bold, headings) unless the list is one of brands, bold labels and
@@ -204,6 +207,8 @@ func (e *extraction) recogniseUntracked() []string {
 					// Kitchen") nor after an adverb ("Formerly Anytype Labs").
 				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial) && !e.besideCommonNoun(ui, p):
 				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial || e.pairedSubject(ui, p, seen)):
+				case e.knownInProse(toks, p):
+					// "sold at Home Depot", "if you pay for Datadog"
 				case pass == 0 && e.subject(ui, p) && !(described[d.lines[d.units[ui].line].list] && d.lines[d.units[ui].line].kind == lineItem && p.initial) &&
 					!e.partUnderOption(ui, p, optionHeadings):
 					// A feature opening a line that describes an option is
@@ -273,6 +278,10 @@ type phrase struct {
 	tracked        bool // holds or is inside a tracked match
 	rejected       bool // a publisher, person, body, language or label
 	label          bool // a label word
+	// knownTo ends the well-known brand the phrase opens (knownbrands.txt),
+	// from when none; knownPossessive: its name takes the "'s" after it.
+	knownTo         int
+	knownPossessive bool
 }
 
 // isNameToken reports whether a token can be part of a brand name.
@@ -426,6 +435,12 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	if toks[to-1].w == "!" {
 		p.ordinary = false // "Hello bank!": the mark sets the name apart
 	}
+	p.knownTo, p.knownPossessive = e.knownEnd(toks, from, to)
+	if p.knownTo > from {
+		// Two ordinary words that name a known brand are a name
+		// ("Home Depot", "Pottery Barn"); one may be just the word.
+		p.ordinary = p.ordinary && p.knownTo-from < 2
+	}
 	joined := strings.Join(words, "_")
 	// "**My tip:**", "**Mein Tipp:**": a possessive before a label word.
 	if labelWords[strings.Join(words, " ")] || len(words) == 1 && labelWords[words[0]] || len(words) == 2 && stopNames[words[0]] && labelWords[words[1]] {
@@ -473,7 +488,8 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 		// "the Soundcore Space Q45" names its maker; "the Pumpkin Spice
 		// Latte", all ordinary words, a product; "the SoftBank and KDDI
 		// networks", the makers of what they supply.
-		p.rejected = p.rejected || (names < 2 || p.ordinary && !corporateWords[toks[to-1].w]) && !(suppliedAfter(toks, to) && !p.ordinary)
+		p.rejected = p.rejected || (names < 2 || p.ordinary && !corporateWords[toks[to-1].w]) && !(suppliedAfter(toks, to) && !p.ordinary) &&
+			!(p.knownTo == to && !p.ordinary && to < len(toks) && unicode.IsLower(d.text[toks[to].start])) // "the Peloton app": a known brand's product
 	}
 	if e.ownedByPossessive(toks, from) {
 		p.rejected = true // "Wendy's fries and Sausage Biscuit deal"
@@ -1750,4 +1766,65 @@ func institutionCompound(w string) bool {
 		}
 	}
 	return false
+}
+
+// capitalInProse reports whether the word at k follows a lower-case word
+// or a comma: there its capital is not a sentence's or a title's.
+func (e *extraction) capitalInProse(toks []token, k int) bool {
+	if k == 0 {
+		return false
+	}
+	prev := toks[k-1]
+	if prev.punct {
+		return prev.w == "," || prev.w == "(" || prev.w == "/"
+	}
+	return unicode.IsLower(e.d.text[prev.start])
+}
+
+// knownInProse reports whether a well-known brand named in a sentence
+// without a cue is a mention of it. Its name must be distinctive: no
+// ordinary word ("Smart", "Public"), no short capitals ("HP" is also
+// horsepower), no name run on into other capitalised words ("Dave
+// Ramsey"). A platform the answer's subject works with or runs on is no
+// competing brand: "integrates deeply with Zapier", "sell on Amazon",
+// "built for Shopify stores", "reviews on Google".
+func (e *extraction) knownInProse(toks []token, p phrase) bool {
+	if p.knownTo != p.to || p.ordinary || p.to-p.from == 1 && e.placeOrPerson(p) {
+		return false
+	}
+	name := e.d.text[toks[p.from].start:toks[p.to-1].end]
+	if p.to-p.from == 1 && (isCommonWord(toks[p.from].w) || len(name) < 4 || allCapitals(name) && len(name) <= 4) {
+		return false
+	}
+	// The words around an enumeration speak for each of its names: "post
+	// to Facebook and Instagram", "an Instagram and TikTok planner".
+	before, after := p.from-1, p.to
+	for before >= 1 && (andWords[toks[before].w] || toks[before].w == ",") && e.isNameToken(toks[before-1], false) {
+		before -= 2
+	}
+	for after+1 < len(toks) && (andWords[toks[after].w] || toks[after].w == ",") && e.isNameToken(toks[after+1], false) {
+		after += 2
+	}
+	if before >= 1 && toks[before].w == "(" && e.isNameToken(toks[before-1], false) {
+		return false // "West Elm (Haven, Harmony)": the lines of the name before
+	}
+	if before >= 0 && platformPrepositions[toks[before].w] {
+		before--
+		if before >= 0 && strings.HasSuffix(toks[before].w, "ly") {
+			before-- // "integrates deeply with"
+		}
+	}
+	if platformVerbs[word(toks, before)] {
+		return false
+	}
+	if after < len(toks) {
+		next := toks[after]
+		w := next.w
+		if platformNouns[w] || !next.punct && unicode.IsLower(e.d.text[next.start]) && (isCommonWord(w) || isCommonWord(strings.TrimSuffix(w, "s"))) &&
+			!functionWords[w] && !predicateVerbs[w] && !subjectVerbs[w] && !pastVerbs[w] && !verbAdverbs[w] && !modalWords[w] &&
+			!strings.HasSuffix(w, "ly") {
+			return false // "a Shopify store", "Netflix libraries": what runs on it
+		}
+	}
+	return true
 }

@@ -87,7 +87,7 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// subject; not a bold phrase that goes on.
 		{"bold title as a subject", "**Square Organic Protein** is easy to find. **Garden of Life Sport** tastes better but has a gritty texture.",
 			[]string{"Square", "Garden of Life"}},
-		{"bold title that goes on", "**Garden of Life Sport tastes** better.", nil},
+		{"bold title that goes on", "**Field of Life Sport tastes** better.", nil},
 		{"model in a list of one beside other lists' models", "Good picks:\n\n- **Square Everyday Move**\n- **BP Mizzle Runner**\n\nFor rain:\n\n- **Brooks Ghost 16 GTX**\n",
 			[]string{"Square", "BP", "Brooks"}},
 		{"product a possessive owns", "BP's $1 coffee and Sausage McMuffin deal is hard to beat.", []string{"BP"}},
@@ -312,6 +312,16 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"service line after a name", "- **Namora Domains:** $20 a year.\n- **Porkfish:** $11 a year.\n\n" +
 			"* **Streamo + Live TV** ($80): big library.\n* **SkyDish Stream** ($86): regional sports.\n",
 			[]string{"Namora", "Porkfish", "Streamo", "SkyDish"}},
+		// A well-known brand needs no cue and keeps its whole name; one
+		// the subject works with or runs on is no competitor.
+		{"known brand in passing", "If you already pay for Datadog, its on-call add-on is worth a look.", []string{"Datadog"}},
+		{"known brands after at", "Kits go on sale at Home Depot and Lowe's every spring.", []string{"Home Depot", "Lowe's"}},
+		{"known names of ordinary words", "Both Williams Sonoma and Pottery Barn carry it.", []string{"Williams Sonoma", "Pottery Barn"}},
+		{"known name with its possessive", "The cheapest version is sold by Trader Joe's.", []string{"Trader Joe's"}},
+		{"known maker before its product", "Anker SOLIX F2000 runs a fridge for a day.", []string{"Anker"}},
+		{"platforms worked with", "It integrates deeply with Zapier and runs on Apple devices. If you only post to Facebook and Instagram, skip it.", nil},
+		{"lines of the name before", "West Elm (Haven, Harmony, Andes) makes the deepest sofas.", []string{"West Elm"}},
+		{"short capitals", "The engine makes 300 HP at 6,000 rpm.", nil},
 		// Capitalised words joined by "&" inside a sentence are a firm.
 		{"ampersand name in prose", "Sit-test at a Crate & Barrel or Room & Board showroom first if you're unsure about depth.",
 			[]string{"Crate & Barrel", "Room & Board"}},
@@ -341,11 +351,11 @@ func TestExtractCitedSiteNames(t *testing.T) {
 		cites      []string
 		want       []string
 	}{
-		{"gerund beside its cited site", "Rippling is worth considering if you want device management.", []string{"https://www.rippling.com/payroll"}, []string{"Rippling"}},
-		{"gerund with no such site", "Rippling is worth considering if you want device management.", []string{"https://www.nerdwallet.com/payroll"}, nil},
+		{"gerund beside its cited site", "Tumbling is worth considering if you want device management.", []string{"https://www.tumbling.com/payroll"}, []string{"Tumbling"}},
+		{"gerund with no such site", "Tumbling is worth considering if you want device management.", []string{"https://www.nerdwallet.com/payroll"}, nil},
 		{"plain word beside its cited site", "Level Lock+ hides all the electronics inside the door.", []string{"https://level.co/products/level-lock-plus"}, []string{"Level"}},
 		{"plain word with no such site", "Level Lock+ hides all the electronics inside the door.", []string{"https://www.cnet.com/locks"}, nil},
-		{"gerund behind a redirect", "Rippling is worth considering.", []string{"https://www.google.com/url?q=https://www.rippling.com/"}, nil},
+		{"gerund behind a redirect", "Tumbling is worth considering.", []string{"https://www.google.com/url?q=https://www.tumbling.com/"}, nil},
 		// A domain that spells a two-word name keeps both words.
 		{"name spelt by its domain", "- **FreeTaxUSA** is free.\n- **Cash App Taxes** is free for both federal and state.\n", []string{"https://cash.app/taxes"}, []string{"FreeTaxUSA", "Cash App"}},
 	}

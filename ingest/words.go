@@ -372,7 +372,7 @@ var institutionEndings = wordSet(`verein verband genossenschaft behörde zentral
 // ("**Compagnie low cost**", "Kostenlos geht es"): ordinary words, never a
 // name by themselves.
 var foreignOrdinaryWords = wordSet(`kostenlos kostenlose gratis günstig anbieter optionen gratuit gratuite compagnies
-	entreprises gratuito gratuita compañías empresas opciones compagnie aziende opzioni grátis opções`)
+	entreprises gratuito gratuita compañías empresas opciones compagnie aziende opzioni grátis opções wahl`)
 
 // foreignCommonNouns are institution words of other languages that start
 // multi-word names ("Clínica Dental Sonrisa", "Centro Odontológico").
@@ -859,3 +859,23 @@ var foreignLike = wordSet(`como comme come wie zoals`)
 // one starting with a vowel and join it with an apostrophe: "un'ottima",
 // "l'app", "d'Avène".
 var elisions = wordSet(`l' d' un' dell' all' nell' sull' dall' qu' c' j' n' s' m' t'`)
+
+// platformVerbs, alone or before platformPrepositions, say what a product
+// does with a platform it works with rather than competes with
+// ("integrates with Zapier", "sell on Amazon", "unblock Netflix", "reviews
+// on Google"; not "sold at Home Depot").
+var platformVerbs = wordSet(`integrate integrates integrated integration integrations sync syncs synced connect connects
+	connected works work compatible runs run running sell sells selling sold post posts posting publish unblock
+	unblocks unblocking plugs plug reviews review ratings rated listed`)
+
+var platformPrepositions = wordSet(`on with to into`)
+
+// platformNouns after a brand name what is built or kept on it ("a
+// Shopify store", "Apple devices", "a LinkedIn sidebar"), not its own
+// product ("the Peloton app").
+var platformNouns = wordSet(`store stores shop shops seller sellers merchant merchants user users device devices
+	ecosystem blog blogs site sites page pages library libraries integration integrations plugin plugins
+	extension extensions sidebar planner listing listings`)
+
+// modalWords stand between a subject and its verb ("Datadog can").
+var modalWords = wordSet(`can could will would may might should must just only even really always`)
