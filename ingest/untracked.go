@@ -1344,8 +1344,8 @@ func (e *extraction) subject(ui int, p phrase) bool {
 			return false // "San Francisco's", "the Reykjanes Peninsula"
 		}
 	}
-	if firstNames[toks[p.from].w] || e.gerund(p) && !e.citedSites[toks[p.from].w] {
-		return false // a person; "Dropshipping is …", but not "Rippling is" beside rippling.com
+	if firstNames[toks[p.from].w] && !corporateWords[toks[p.to-1].w] || e.gerund(p) && !e.citedSites[toks[p.from].w] {
+		return false // a person, not "Frank Energie"; "Dropshipping is …", but not "Rippling is" beside rippling.com
 	}
 	if p.to-p.from == 1 && p.from == firstWord(toks) {
 		w, rs := toks[p.from].w, e.d.text[toks[p.from].start:toks[p.from].end]

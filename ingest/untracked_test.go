@@ -187,6 +187,11 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// A name of capitalised words ending in a company's word is a
 		// company inside a sentence.
 		{"company word inside a sentence", "Since the merger with Hawaiian Airlines, members can redeem on both carriers.", []string{"Hawaiian Airlines"}},
+		// A line or a firm's word of another language ends a name too, a
+		// given name before it included.
+		{"cruise line", "* **Norwegian Cruise Line:** Flexible dining.\n* **Square:** Cheap.\n", []string{"Norwegian Cruise Line", "Square"}},
+		{"company word of another language", "Frank Energie is een goede keuze als je een dynamisch contract wilt. Em muitas cidades, provedores como Brisanet e Algar Telecom oferecem preços competitivos.",
+			[]string{"Frank Energie", "Brisanet", "Algar Telecom"}},
 		// A name written alone elsewhere and run on into a tracked name is
 		// a collaboration of two brands ("Ray-Ban Meta"); a name never
 		// written alone is the tracked brand's parent ("Norton LifeLock"),

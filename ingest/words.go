@@ -325,13 +325,16 @@ var personRoles = wordSet(`mr mrs ms dr prof professor ceo founder cofounder co-
 	dermatologist dentist`)
 
 // corporateWords end company names made of a name and an ordinary word
-// ("Speakeasy Labs", "Capital One"); a name phrase ending so stays whole.
+// ("Speakeasy Labs", "Capital One", "Norwegian Cruise Line"), in English or
+// another language ("Frank Energie", "Algar Telecom"); a name phrase
+// ending so stays whole.
 var corporateWords = wordSet(`labs lab inc co corp corporation company group bank running athletics
 	technologies technology systems software health foods motors brands studios studio media partners
 	insurance energy airlines apparel outdoors footwear kitchen home hub works industries international
 	holdings financial mobile wireless games entertainment pharmaceuticals cosmetics beauty analytics cloud
 	hq software supply workshop toolkit bench ledger digital hub plumbing roofing heating cooling electric
-	electrical landscaping construction cleaning movers realty dental optics union`)
+	electrical landscaping construction cleaning movers realty dental optics union line lines telecom
+	telecoms telekom energie énergie energía energia`)
 
 // firmWords end a firm's name and never a product's: inside a name, what
 // follows them is the firm's product ("Epic Games Store", "Fenty Beauty
