@@ -158,6 +158,9 @@ func (e *extraction) companyName(p phrase) string {
 			ts = ts[:1] // "Level Lock" beside level.co: the site's owner and its product
 		case first == 1 && makers[head.w]:
 			ts = ts[:1] // "Google Analytics", "Microsoft Defender": the maker's product
+		case word(toks, p.from-1) == "from" && !sourceNouns[word(toks, p.from-2)] && !p.initial:
+			// "the JuiceBox from Enel X Way": what a product comes from is
+			// its maker, named whole.
 		case len(ts) == first+1 && head.w == second.w:
 			// "Nom Nom": a name that repeats its word
 		case e.collaboration(toks, p.to):

@@ -297,6 +297,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// a maker follows "by" after its product.
 		{"category noun after a maker", "- **Sennheiser Momentum 4 Wireless**: 60-hour battery.\n- **Nothing Headphone (1)**: a distinctive design.\n",
 			[]string{"Sennheiser", "Nothing"}},
+		// What a product comes from is its maker, named whole.
+		{"maker after from", "**Avoid:** the JuiceBox from Enel X Way. The Square app is fine.", []string{"Enel X Way", "Square"}},
 		{"maker after by", "If you fly on budget airlines, the Soundcore Space One by Anker offers most of the noise cancelling. Written by Consumer Reports staff.",
 			[]string{"Anker"}},
 		// A dash between clauses opens the next one as a semicolon does.
