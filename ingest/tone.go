@@ -60,6 +60,13 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 			mine[ci] = true
 		}
 	}
+	// "**Avoid:** the JuiceBox from Enel X Way": a label's advice against
+	// is about what follows its colon.
+	if f := firstWord(toks); f >= 0 && avoidVerbs[toks[f].w] {
+		if colon := labelColon(toks, f); colon > 0 && v.clause[k] == v.clause[colon] && owner[v.clause[f]] == -1 {
+			mine[v.clause[f]] = true
+		}
+	}
 	v.subjectAsides(brand, k, owner, mine)
 	c := v.clause[k]
 	main, but := 0, 0

@@ -20,6 +20,7 @@ func TestExtractToneCues(t *testing.T) {
 		{"Evite a Cielo e a Rede se você é MEI.", "Cielo", sightline.ToneNegative},
 		{"Evite a Cielo e a Rede se você é MEI.", "Rede", sightline.ToneNegative},
 		{"Évitez Fooble si vous voyagez souvent.", "Fooble", sightline.ToneNegative},
+		{"**Avoid:** the JuiceBox from Fooble. The company pulled out.", "Fooble", sightline.ToneNegative},
 		// A bold line alone heads the list after it as a lead-in does.
 		{"Intro.\n\n**Also worth considering**\n- **Sennheiser Momentum 4**: 60-hour battery life.\n- **Fooble Px7**: premium build.\n", "Sennheiser", sightline.TonePositive},
 		{"Intro.\n\n**Online lenders**\n- **Sennheiser Momentum 4**: 60-hour battery life.\n- **Fooble Px7**: premium build.\n", "Sennheiser", sightline.ToneNeutral},
