@@ -51,6 +51,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"English name in another language", "Zalando ist günstig. About You ist eine gute Wahl für junge Mode.", []string{"Zalando", "About You"}},
 		{"subject before a name it comes with", "Chromecast with Google TV is excellent for recommendations.", []string{"Chromecast"}},
 		{"technology standard", "Bluetooth LE pairs quickly. Wi-Fi 7 routers cost more. USB-C charges fast.", nil},
+		{"internet protocol", "The cheapest registrars include WHOIS privacy and DNS hosting for free.", nil},
+		{"transit agencies", "**Cheaper alternatives**\n- Muni and BART cost a fraction of a rideshare.\n- Curb lets you book yellow cabs.\n- Square is fine.\n",
+			[]string{"Curb", "Square"}},
 		// Sources and systems are no brand: a source after "laut", an
 		// operating system.
 		{"source after a foreign according to", "Laut Runner's World lohnt sich der Kauf.", nil},

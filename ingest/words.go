@@ -287,19 +287,22 @@ var publishers = wordSet(`g2 capterra trustradius trustpilot reddit quora youtub
 	stiftung_warentest which? what_car? zapier_blog bon_appétit bob_vila dc_rainmaker`)
 
 // publicBodies are regulators and public institutions, written as acronyms
-// or names, and the payment systems central banks run.
+// or names, the payment systems central banks run and the public transit
+// agencies of large cities.
 var publicBodies = wordSet(`aafco mit harvard stanford oxford cambridge rbi ecb boe fed federal_reserve reserve_bank_of_india fda ftc fcc epa nhs cnil sec irs cdc who eu un oecd nist gdpr cfpb ofcom
 	bafin nhtsa usda hhs ico cma doj pix upi sepa fednow
-	arcep bundesnetzagentur bnetza cnmc agcom anacom`)
+	arcep bundesnetzagentur bnetza cnmc agcom anacom
+	muni bart mta mbta septa wmata cta tfl ttc ratp bvg mvg`)
 
 // programmingLanguages are languages and runtimes, never brands.
 var programmingLanguages = wordSet(`python javascript typescript java go golang rust ruby php kotlin swift
 	c# c++ scala perl haskell elixir erlang r matlab sql html css node.js nodejs dart lua julia`)
 
-// technologies are standards, technologies and open systems, never brands
-// ("Bluetooth LE", "USB-C", "Wi-Fi 7", "Linux").
+// technologies are standards, technologies, internet protocols and open
+// systems, never brands ("Bluetooth LE", "USB-C", "Wi-Fi 7", "WHOIS
+// privacy", "Linux").
 var technologies = wordSet(`bluetooth wi-fi wifi usb usb-c hdmi nfc lte gps thunderbolt ethernet zigbee z-wave
-	displayport miracast linux hotspot esim`)
+	displayport miracast linux hotspot esim whois dns dnssec ssl tls http https ftp sftp smtp imap rss`)
 
 // firstNames are common given names: a name phrase starting with one is a
 // person, not a brand.
