@@ -1102,6 +1102,13 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			return !featureNouns[word(toks, k-2)]
 		case "replaced", "replace", "replaces", "replacing", "ditched", "ditch":
 			return !p.ordinary // "an app that replaced Mint": what it replaced was a product too
+		case "acquired", "acquire", "acquires", "bought", "buys", "purchased", "absorbed":
+			return !p.ordinary // "Squarespace acquired Google Domains": what a company buys is a business
+		case "over":
+			switch word(toks, k-2) {
+			case "took", "take", "takes", "taking":
+				return !p.ordinary // "took over Google Domains customers"
+			}
 		case "avoid", "skip", "try", "evita", "evite", "prueba", "prova", "elige", "scegli", "kies", "probeer", "vermijd",
 			"essayez", "évitez", "vermeide":
 			return !p.ordinary // "Avoid Goldcar", not "skip Wi-Fi"

@@ -78,6 +78,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// A plain word is a name where it goes with one: paired with a
 		// recognised name before their verb, or what a product replaced.
 		{"ordinary word paired with a name", "Factor and CookUnity deliver prepared meals instead of kits.", []string{"Factor", "CookUnity"}},
+		{"what a company took over", "Square took over Google Domains customers in 2023. BP acquired Fooble Labs and bought Zapp.",
+			[]string{"Square", "Google", "BP", "Fooble Labs", "Zapp"}},
 		{"what a product replaced", "If you want an app that replaced Mint, pick Square.", []string{"Mint", "Square"}},
 		// A plain word in a ranking of numbered headings most of which
 		// name brands; a subject opening its clause with "a" and what it
