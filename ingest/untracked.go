@@ -203,7 +203,7 @@ func (e *extraction) recogniseUntracked() []string {
 					// name inside a sentence; not a possessive's ("America's Test
 					// Kitchen") nor after an adverb ("Formerly Anytype Labs").
 				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial) && !e.besideCommonNoun(ui, p):
-				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial || e.pairedSubject(ui, p, seen)):
+				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial || e.pairedSubject(ui, p, seen)) && !e.featureWith(ui, p):
 				case pass == 0 && e.subject(ui, p) && !(described[d.lines[d.units[ui].line].list] && d.lines[d.units[ui].line].kind == lineItem && p.initial) &&
 					!e.partUnderOption(ui, p, optionHeadings):
 					// A feature opening a line that describes an option is
@@ -1089,6 +1089,18 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			k--
 			w = word(toks, k-1)
 		}
+		// "e.g., Backblaze B2": the abbreviation's period, a comma after it.
+		if j := k - 1; w == "" && j >= 2 && (toks[j].w == "." && word(toks, j-1) == "e.g" || toks[j].w == "," && toks[j-1].w == "." && word(toks, j-2) == "e.g") {
+			return true
+		}
+		// "Backblaze B2 with Object Lock or Acronis": what an item of the
+		// enumeration comes with is part of that item.
+		if w == "with" && k != p.from {
+			if j := slices.IndexFunc(e.phrases(ui), func(q phrase) bool { return q.to == k-1 }); j >= 0 {
+				k = e.phrases(ui)[j].from
+				continue
+			}
+		}
 		switch w {
 		case "like":
 			prev := word(toks, k-2)
@@ -1270,6 +1282,14 @@ func (e *extraction) coordinated(ui int, p phrase, seen map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// featureWith reports whether a phrase follows "with" right after a
+// name: a feature the product comes with ("Backblaze B2 with Object
+// Lock"), not an item enumerated beside the names after it.
+func (e *extraction) featureWith(ui int, p phrase) bool {
+	toks := e.tokens(ui)
+	return p.from >= 2 && word(toks, p.from-1) == "with" && e.isNameToken(toks[p.from-2], false)
 }
 
 // besideCommonNoun reports whether the phrase is enumerated with a common

@@ -143,6 +143,10 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"article before a make and model", "La Toyota Aygo X ha il cambio automatico, mentre la Hyundai i10 offre tanta tecnologia. Per la città, la Fiat Panda è perfetta.",
 			[]string{"Toyota", "Hyundai", "Fiat"}},
 		// A phrase of common acronyms names a kind of thing.
+		// "e.g." names examples, its period and a comma after it; what an
+		// item comes with is part of it, no item of its own.
+		{"examples after e.g.", "Keep backups (e.g., Backblaze B2 with Object Lock or Acronis Cyber Protect) and test a restore.",
+			[]string{"Backblaze", "Acronis"}},
 		{"common acronym after a cue", "If budget is tight, consider Zoho, which includes SMS in its free plan.", []string{"Zoho"}},
 		// A company that buys another is named whole: no maker and product.
 		{"company acquiring another", "Square was a favorite, but Herman Miller, which acquired BP in 2022, has since discontinued it.",
