@@ -34,6 +34,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 			[]string{"Wyze", "Eufy"}},
 		{"column holding a tracked brand", "| Use case | Pick | Runner-up |\n|---|---|---|\n| Budget | Square | Fooble Pro |\n",
 			[]string{"Square", "Fooble"}},
+		{"geographic word opening a name", "| Layer | Budget pick | Premium pick |\n|---|---|---|\n| MDR | Square | Arctic Wolf |\n| Training | KnowBe4 | Proofpoint |\n",
+			[]string{"Square", "Arctic Wolf", "KnowBe4", "Proofpoint"}},
 		{"column of uses", "| Need | Why | Best for |\n|---|---|---|\n| Budget | Cheap | Hot Sleepers |\n", nil},
 		{"column of models", "| Brand | Model | Range |\n|---|---|---|\n| Aventon | Level.2 | 60 mi |\n| Lectric | XP 3.0 | 45 mi |\n",
 			[]string{"Aventon", "Lectric"}},

@@ -198,7 +198,8 @@ var commonWords = wordSet(`
 	latest news breaking developments development activity activities overview results update updates
 	prepaid postpaid unlocked refurbished olympic paralympic wireless cordless gas-powered battery-powered
 	wi-fi wifi bluetooth usb usb-c hdmi ethernet
-	geological volcanic eruption eruptions cultural political social environmental economic`)
+	geological volcanic eruption eruptions cultural political social environmental economic
+	arctic antarctic atlantic pacific alpine coastal mediterranean`)
 
 var stopNames = wordSet(`i we you he she it they me us them my our your his her its their this that these those
 	the a an and or but if so yes no not ok okay mr mrs ms dr internet web email online
