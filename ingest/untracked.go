@@ -214,6 +214,11 @@ func (e *extraction) recogniseUntracked() []string {
 				default:
 					continue
 				}
+				// "**My pick:** Artifact Uprising if …" beside the lead
+				// "**Artifact Uprising** –": a name already read whole.
+				if full := string(d.text[toks[p.from].start:toks[p.to-1].end]); seen[strings.ToLower(full)] {
+					continue
+				}
 				accept(e.companyName(p))
 			}
 		}
@@ -1176,6 +1181,11 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			switch word(toks, k-2) {
 			case "include", "options", "alternatives", "contenders", "picks":
 				return true
+			case "pick", "choice", "bet", "winner":
+				// "**Budget pick:** the Cuisinart 3-in-1": a label opening the
+				// sentence, not "the better pick: OverDrive is built in"; an
+				// ordinary word after it opens a sentence ("Start with").
+				return labelColon(toks, firstWord(toks)) == k-1 && !p.ordinary
 			}
 		}
 		// Step back over the previous item of an enumeration.

@@ -80,6 +80,12 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// A plain word is a name where it goes with one: paired with a
 		// recognised name before their verb, or what a product replaced.
 		{"ordinary word paired with a name", "Factor and CookUnity deliver prepared meals instead of kits.", []string{"Factor", "CookUnity"}},
+		// A pick's label names the product after it; an ordinary word there
+		// opens a sentence, and a name read whole in a lead stays whole.
+		{"product after a pick's label", "**Budget pick:** the Cuisinart 3-in-1 Pizza Oven Plus (~$300) if you also want a griddle.", []string{"Cuisinart"}},
+		{"ordinary word after a pick's label", "**Square** – Fast.\n\n**My pick:** Start with Square's free plan.", []string{"Square"}},
+		{"name read whole before a pick's label", "**Artifact Uprising** – Elegant designs.\n\n**Square** – Flexible.\n\n**My pick:** Artifact Uprising if design matters most.",
+			[]string{"Artifact Uprising", "Square"}},
 		{"what a company took over", "Square took over Google Domains customers in 2023. BP acquired Fooble Labs and bought Zapp.",
 			[]string{"Square", "Google", "BP", "Fooble Labs", "Zapp"}},
 		{"what a product replaced", "If you want an app that replaced Mint, pick Square.", []string{"Mint", "Square"}},
