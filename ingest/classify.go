@@ -331,10 +331,11 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 		return true
 	}
 	// A verb of choice right before the brand: "pick Uniqlo", "Use Wise",
-	// "go with On", "consider Gusto".
+	// "go with On", "consider Gusto", "regardez aussi MOO".
 	for i := k - 1; i >= 0 && k-i <= 2; i-- {
 		switch word(toks, i) {
-		case "pick", "picks", "choose", "chooses", "use", "consider", "try", "get", "opt", "prefer":
+		case "pick", "picks", "choose", "chooses", "use", "consider", "try", "get", "opt", "prefer",
+			"regardez", "mira", "guarda", "bekijk", "confira":
 			return !negated(toks, i) && (i == firstWord(toks) || word(toks, i-1) != "to" || word(toks, i-2) == "want")
 		case "with":
 			return word(toks, i-1) == "go"
@@ -530,6 +531,9 @@ func recommendationCue(toks []token, i int) bool {
 		return word(toks, i-1) == "the" && !optionNouns[word(toks, i+1)] && !optionNouns[word(toks, i+2)] && word(toks, i+1) != "ones"
 	case "winner", "go-to", "must-have":
 		return true
+	case "lohnt", "lohnen":
+		// "lohnt sich der Blick auf den Bosch Indego": it is worth it.
+		return word(toks, i+1) == "sich" && !negated(toks, i)
 	case "meilleur", "meilleure", "mejor", "melhor", "beste", "miglior", "migliore":
 		// "le meilleur choix", "la mejor opción", "die beste Wahl": "the
 		// best choice" in the languages answers come in; "la mejor

@@ -30,6 +30,9 @@ func TestExtractMentionType(t *testing.T) {
 		{"1. **Taxfix** – per App.\n2. **WISO Steuer** – Der Klassiker; etwas teurer als die Konkurrenz, dafür sehr gründlich.\n", []string{"WISO Steuer", "Taxfix"}, "WISO Steuer", sightline.MentionListing},
 		// Italian measures "più care di" against a brand.
 		{"- **Sicily by Car:** la flotta più grande.\n- **Hertz** ed **Europcar:** più care di Sicily by Car, ma con auto più nuove.\n", []string{"Hertz", "Europcar", "Sicily by Car"}, "Hertz", sightline.MentionComparison},
+		// Advice to look at a brand, and "it is worth it" in German.
+		{"Si vous voulez un petit tirage, regardez aussi Fooble.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},
+		{"Wenn dein Garten groß ist, lohnt sich der Blick auf den Fooble Indego.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},
 		// "the best-rated" in Spanish.
 		{"- **Mutua Madrileña:** la mejor valorada por sus clientes, aunque sus primas no son las más baratas.\n- **AXA:** descuentos.\n", []string{"Mutua Madrileña", "AXA"}, "Mutua Madrileña", sightline.MentionRecommendation},
 		// "a good choice" in Italian after a label's colon.

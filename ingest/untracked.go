@@ -1094,6 +1094,9 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			k--
 			w = word(toks, k-1)
 		}
+		if lookCue(toks, k) {
+			return !p.ordinary
+		}
 		// "e.g., Backblaze B2": the abbreviation's period, a comma after it.
 		if j := k - 1; w == "" && j >= 2 && (toks[j].w == "." && word(toks, j-1) == "e.g" || toks[j].w == "," && toks[j-1].w == "." && word(toks, j-2) == "e.g") {
 			return true
@@ -1195,6 +1198,32 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 		}
 		k = j
 	}
+}
+
+// lookCue reports whether advice to look at what follows ends right before
+// token k, an article and "also" allowed between: "check out", "look at",
+// "regardez aussi MOO", "der Blick auf den Bosch Indego".
+func lookCue(toks []token, k int) bool {
+	i := k - 1
+	if w := word(toks, i); nameArticles[w] || w == "den" || w == "dem" {
+		i--
+	}
+	if alsoWords[word(toks, i)] {
+		i--
+	}
+	switch word(toks, i) {
+	case "regardez", "regarde", "mira", "mire", "guarda", "guardate", "bekijk", "confira", "veja":
+		return true
+	case "out":
+		return word(toks, i-1) == "check"
+	case "at":
+		return word(toks, i-1) == "look"
+	case "auf":
+		return word(toks, i-1) == "blick"
+	case "naar":
+		return word(toks, i-1) == "kijk"
+	}
+	return false
 }
 
 // prevItem returns the first token of the enumeration item before token k

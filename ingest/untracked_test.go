@@ -86,6 +86,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"ordinary word after a pick's label", "**Square** – Fast.\n\n**My pick:** Start with Square's free plan.", []string{"Square"}},
 		{"name read whole before a pick's label", "**Artifact Uprising** – Elegant designs.\n\n**Square** – Flexible.\n\n**My pick:** Artifact Uprising if design matters most.",
 			[]string{"Artifact Uprising", "Square"}},
+		{"product to look at", "Si vous voulez un petit tirage, regardez aussi MOO. Wenn dein Garten groß ist, lohnt sich der Blick auf den Bosch Indego. Also check out Zapier.",
+			[]string{"MOO", "Bosch", "Zapier"}},
 		{"what a company took over", "Square took over Google Domains customers in 2023. BP acquired Fooble Labs and bought Zapp.",
 			[]string{"Square", "Google", "BP", "Fooble Labs", "Zapp"}},
 		{"what a product replaced", "If you want an app that replaced Mint, pick Square.", []string{"Mint", "Square"}},

@@ -859,6 +859,10 @@ var subjectVerbs = wordSet(`streams stream falls fall fails fail excels excel st
 	encrypts encrypt protects protect limits limit excludes exclude manages manage automates automate
 	handles handle pioneered invented`)
 
+// alsoWords are "also" in the languages answers come in: "regardez aussi
+// MOO".
+var alsoWords = wordSet(`also aussi auch también anche ook também`)
+
 // foreignLike are "like" of other languages ("VPN gratuitas como Hola").
 var foreignLike = wordSet(`como comme come wie zoals`)
 
