@@ -89,8 +89,8 @@ func (e *extraction) view(ui int) *sentenceView {
 			if thoughPairs[t.w+" "+word(toks, i+1)] {
 				kind = 't' // "anche se", "auch wenn", "même si": though
 			}
-			if t.w == "mais" && toks[i-1].w != "," {
-				kind = 0 // Portuguese "mais" is "more"; French "mais" follows a comma
+			if t.w == "mais" && toks[i-1].w != "," && !frenchClauseOpeners[word(toks, i+1)] {
+				kind = 0 // Portuguese "mais" is "more"; French "mais" follows a comma or opens a clause ("mais avec")
 			}
 			boundary = kind != 0
 		}

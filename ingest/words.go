@@ -254,7 +254,7 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	sturdy helps maior boa bom boas bons barato barata baratos baratas solide gut elogiado elogiada
 	useful saves économique économiques económico económica económicos económicas economico economica
 	economici economiche econômico econômica perfetta perfetto perfecta perfecto perfeita perfeito parfait
-	parfaite perfekt semplice sencillo sencilla einfach completa completo complète komplett flexibel
+	parfaite remarquable perfekt semplice sencillo sencilla einfach completa completo complète komplett flexibel
 	flessibile précis précise précises preciso precisa mieux solida solido sólida sólido`)
 
 var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
@@ -858,6 +858,11 @@ var subjectVerbs = wordSet(`streams stream falls fall fails fail excels excel st
 	guarantees guarantee connects connect pairs pair plays play records record detects detect blocks block
 	encrypts encrypt protects protect limits limit excludes exclude manages manage automates automate
 	handles handle pioneered invented`)
+
+// frenchClauseOpeners open a French clause after "mais" (but) with no
+// comma before it ("plus cher mais avec un papier épais"), where
+// Portuguese "mais" (more) goes before an adjective.
+var frenchClauseOpeners = wordSet(`avec sans il elle ils elles on le la les un une des ce c'est son sa ses leur leurs pas moins plutôt`)
 
 // alsoWords are "also" in the languages answers come in: "regardez aussi
 // MOO".
