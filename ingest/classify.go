@@ -1106,8 +1106,9 @@ func (e *extraction) enumerated(v *sentenceView, k int) bool {
 		case "include", "includes", "are", "namely", "son", "sont", "são", "sind", "zijn", "sono", "incluyen", "incluem":
 			// Not "if you are comparing costs, A …": the verb's clause ended
 			// before the brand; not "A, B and C are all owned by D": the
-			// brands follow the verb.
-			return n >= 2 && v.clause[i] == v.clause[k] && v.itemsBetween(e.d.text, i+1, k)
+			// brands follow the verb; not "…, as are Match and OkCupid": more
+			// of what the sentence said.
+			return n >= 2 && v.clause[i] == v.clause[k] && v.itemsBetween(e.d.text, i+1, k) && word(toks, i-1) != "as"
 		}
 		if toks[i].punct && toks[i].w == ":" {
 			// "Options: A, B and C", not "Lexie B2 Plus: Powered by Bose

@@ -30,6 +30,8 @@ func TestExtractMentionType(t *testing.T) {
 		{"1. **Taxfix** – per App.\n2. **WISO Steuer** – Der Klassiker; etwas teurer als die Konkurrenz, dafür sehr gründlich.\n", []string{"WISO Steuer", "Taxfix"}, "WISO Steuer", sightline.MentionListing},
 		// Italian measures "più care di" against a brand.
 		{"- **Sicily by Car:** la flotta più grande.\n- **Hertz** ed **Europcar:** più care di Sicily by Car, ma con auto più nuove.\n", []string{"Hertz", "Europcar", "Sicily by Car"}, "Hertz", sightline.MentionComparison},
+		// "as are" names more of what the sentence said, no options.
+		{"Both Hinge and Tinder are owned by Match Group, as are Match and OkCupid.", []string{"OkCupid", "Hinge", "Tinder", "Match Group", "Match"}, "OkCupid", sightline.MentionReference},
 		// Advice to look at a brand, and "it is worth it" in German.
 		{"Si vous voulez un petit tirage, regardez aussi Fooble.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},
 		{"Wenn dein Garten groß ist, lohnt sich der Blick auf den Fooble Indego.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},

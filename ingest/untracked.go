@@ -1139,6 +1139,8 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			switch word(toks, k-2) {
 			case "pick", "choice", "bet", "option", "default", "recommendation", "favorite", "favourite", "winner":
 				return true
+			case "as":
+				return k >= 3 && toks[k-3].w == "," // "…, as is Tinder": one more of what the clause said
 			}
 		case "as":
 			return word(toks, k-2) == "such" && !featureNouns[word(toks, k-3)] || k-1 == firstWord(toks) && word(toks, p.to) == "notes"
@@ -1178,6 +1180,8 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			switch word(toks, k-2) {
 			case "options", "alternatives", "choices", "contenders", "picks", "brands", "recommendations", "favorites", "favourites":
 				return true
+			case "as":
+				return k >= 3 && toks[k-3].w == "," // "owned by Match Group, as are Match and OkCupid"
 			}
 		}
 		if k-1 >= 0 && toks[k-1].punct && toks[k-1].w == ":" && k-2 >= 0 {

@@ -88,6 +88,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 			[]string{"Artifact Uprising", "Square"}},
 		{"product to look at", "Si vous voulez un petit tirage, regardez aussi MOO. Wenn dein Garten groß ist, lohnt sich der Blick auf den Bosch Indego. Also check out Zapier.",
 			[]string{"MOO", "Bosch", "Zapier"}},
+		// "as are", "as is" after a comma name more of what the sentence said.
+		{"names after as are", "Both Hinge and Tinder are owned by Match Group, as are Match and OkCupid. Zoho is owned by Square, as is Fooble.",
+			[]string{"Hinge", "Tinder", "Match Group", "Match", "OkCupid", "Zoho", "Square", "Fooble"}},
 		{"what a company took over", "Square took over Google Domains customers in 2023. BP acquired Fooble Labs and bought Zapp.",
 			[]string{"Square", "Google", "BP", "Fooble Labs", "Zapp"}},
 		{"what a product replaced", "If you want an app that replaced Mint, pick Square.", []string{"Mint", "Square"}},
