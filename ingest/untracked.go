@@ -1158,6 +1158,14 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			case "alternatives", "options", "brands", "models", "picks", "choices", "those":
 				return true
 			}
+		case "on":
+			// "If you traded on Coinbase", "sold on Etsy": where one trades
+			// is a platform, unless a place or a day; the answer's opening
+			// sentence names the platform the question is about ("If you
+			// sell on Amazon, research tools save hours"), no brand.
+			if platformVerbs[word(toks, k-2)] {
+				return !p.ordinary && !e.placeOrPerson(p) && ui > 0
+			}
 		case "by":
 			switch word(toks, k-2) {
 			case "survey", "study", "report", "published", "research", "analysis", "guide", "data", "benchmark",

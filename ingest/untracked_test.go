@@ -91,6 +91,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// "as are", "as is" after a comma name more of what the sentence said.
 		{"names after as are", "Both Hinge and Tinder are owned by Match Group, as are Match and OkCupid. Zoho is owned by Square, as is Fooble.",
 			[]string{"Hinge", "Tinder", "Match Group", "Match", "OkCupid", "Zoho", "Square", "Fooble"}},
+		// Where one trades, sells or books is a platform, not a day.
+		{"platform one trades on", "Tax tools save time. If you traded on Coinbase, its built-in tax center may be enough. I booked on Monday.", []string{"Coinbase"}},
+		{"platform the question is about", "If you sell on Amazon, product research tools save hours. Square is one.", []string{"Square"}},
 		{"what a company took over", "Square took over Google Domains customers in 2023. BP acquired Fooble Labs and bought Zapp.",
 			[]string{"Square", "Google", "BP", "Fooble Labs", "Zapp"}},
 		{"what a product replaced", "If you want an app that replaced Mint, pick Square.", []string{"Mint", "Square"}},

@@ -864,6 +864,12 @@ var subjectVerbs = wordSet(`streams stream falls fall fails fail excels excel st
 // Portuguese "mais" (more) goes before an adjective.
 var frenchClauseOpeners = wordSet(`avec sans il elle ils elles on le la les un une des ce c'est son sa ses leur leurs pas moins plutôt`)
 
+// platformVerbs trade, sell, book or stream on a platform: "traded on
+// Coinbase", "sold on Etsy".
+var platformVerbs = wordSet(`trade trades traded trading sell sells sold selling buy buys bought buying shop shops shopped
+	shopping book books booked booking order orders ordered ordering stream streams streamed streaming
+	list lists listed listing invest invests invested investing`)
+
 // alsoWords are "also" in the languages answers come in: "regardez aussi
 // MOO".
 var alsoWords = wordSet(`also aussi auch también anche ook também`)
