@@ -1122,6 +1122,9 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			return !featureNouns[word(toks, k-2)]
 		case "replaced", "replace", "replaces", "replacing", "ditched", "ditch":
 			return !p.ordinary // "an app that replaced Mint": what it replaced was a product too
+		case "brand", "sub-brand", "subsidiary", "marque", "marca", "marke", "merk":
+			// "its sister brand Spaces": a brand, ordinary word or not.
+			return !p.ordinary || word(toks, k-2) == "sister" || ownerWords[word(toks, k-2)]
 		case "acquired", "acquire", "acquires", "bought", "buys", "purchased", "absorbed":
 			return !p.ordinary // "Squarespace acquired Google Domains": what a company buys is a business
 		case "over":

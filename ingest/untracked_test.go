@@ -94,6 +94,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// Where one trades, sells or books is a platform, not a day.
 		{"platform one trades on", "Tax tools save time. If you traded on Coinbase, its built-in tax center may be enough. I booked on Monday.", []string{"Coinbase"}},
 		{"platform the question is about", "If you sell on Amazon, product research tools save hours. Square is one.", []string{"Square"}},
+		// A brand named as another's sister brand, ordinary word and all.
+		{"sister brand", "* **Square:** The most locations, and its sister brand Spaces has a more creative feel than Square centers.\n* **BP:** Cheap.\n",
+			[]string{"Square", "Spaces", "BP"}},
 		{"what a company took over", "Square took over Google Domains customers in 2023. BP acquired Fooble Labs and bought Zapp.",
 			[]string{"Square", "Google", "BP", "Fooble Labs", "Zapp"}},
 		{"what a product replaced", "If you want an app that replaced Mint, pick Square.", []string{"Mint", "Square"}},
