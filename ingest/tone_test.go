@@ -26,6 +26,8 @@ func TestExtractToneCues(t *testing.T) {
 		{"Intro.\n\n**Online lenders**\n- **Sennheiser Momentum 4**: 60-hour battery life.\n- **Fooble Px7**: premium build.\n", "Sennheiser", sightline.ToneNeutral},
 		// French "mais" opening a clause with no comma before it is "but".
 		{"Regardez aussi Fooble, plus cher mais avec un papier épais remarquable.", "Fooble", sightline.TonePositive},
+		// The widest coverage praises as the widest selection does.
+		{"* **Fooble:** The widest suburban coverage.\n* **Zoho:** Cheap.\n", "Fooble", sightline.TonePositive},
 		// "mixed" criticises reviews and results, not a blend of ground.
 		{"For mixed terrain and longer runs, the picture is more nuanced:\n\n1. **Hoka Speedgoat 6**\n2. **Brooks Cascadia 18**\n", "Hoka", sightline.ToneNeutral},
 		{"Hoka gets mixed reviews for durability.", "Hoka", sightline.ToneNegative},

@@ -756,7 +756,7 @@ var breachFeatures = wordSet(`alert alerts monitoring monitor notifications noti
 // assortmentNouns are what a shop or service offers to choose from; a wide
 // one is praise.
 var assortmentNouns = wordSet(`selection range menu menus catalog catalogue choice variety network inventory
-	assortment listings lineup line-up`)
+	assortment listings lineup line-up coverage`)
 
 // burdens are what a product can add that the reader would rather not
 // have: "but includes ads".
