@@ -256,6 +256,8 @@ func TestExtractBoldLeadNames(t *testing.T) {
 			[]string{"Lumora", "Dermalia", "Paprika"}},
 		{"bold name opening with a number", "**Paprika** starts at $15 a month.\n\n**Equinox** is a luxury option.\n\n" +
 			"**24 Hour Fitness** is convenient for night owls.\n", []string{"Paprika", "Equinox", "24 Hour Fitness"}},
+		{"number run into letters leading an item", "- **Paprika:** Complete.\n- **8x8:** Unlimited calling.\n- **1-800-PACK-RAT** – Steel containers.\n" +
+			"- 4K: sharper video.\n- 5-year warranty: standard.\n", []string{"Paprika", "8x8", "1-800-PACK-RAT"}},
 		{"lower-case coinage leading an item", "Platforms:\n\n1. Paprika, with integrations.\n2. n8n, open source.\n" +
 			"3. mp3, a format.\n", []string{"Paprika", "n8n"}},
 	}

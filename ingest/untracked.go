@@ -1766,16 +1766,26 @@ func describedFrom(text []rune, toks []token, k int) int {
 	return k
 }
 
-// itemLeadCoinage reports whether token k is a lower-case coinage with a
-// digit between letters that opens a list item and is set off from what
-// follows ("3. n8n, open source and self-hostable"): no word, so a name.
+// itemLeadCoinage reports whether token k is a coinage that opens a list
+// item and is set off from what follows: a lower-case one with a digit
+// between letters ("3. n8n, open source and self-hostable"), or a number
+// run into letters by a hyphen or a letter between digits ("**8x8:**",
+// "**1-800-PACK-RAT** –"), not a measure ("4K", "5-year"). No word, so a
+// name.
 func (e *extraction) itemLeadCoinage(ui int, toks []token, k int) bool {
 	l := e.d.lines[e.d.units[ui].line]
 	if l.kind != lineItem || !l.first || k != firstWord(toks) || k+1 >= len(toks) || !toks[k+1].punct {
 		return false
 	}
 	rs := e.d.text[toks[k].start:toks[k].end]
-	if !unicode.IsLower(rs[0]) || isCommonWord(toks[k].w) {
+	if isCommonWord(toks[k].w) {
+		return false
+	}
+	if unicode.IsDigit(rs[0]) {
+		letters := strings.IndexFunc(string(rs), unicode.IsLetter)
+		return letters > 0 && (strings.ContainsRune(string(rs), '-') || strings.IndexFunc(string(rs[letters:]), unicode.IsDigit) > 0)
+	}
+	if !unicode.IsLower(rs[0]) {
 		return false
 	}
 	for i := 1; i+1 < len(rs); i++ {
