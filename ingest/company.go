@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Naming recognised brands: which capitalised phrases are names although
@@ -217,7 +218,11 @@ func (e *extraction) companyName(p phrase) string {
 		start += len([]rune(w)) - len([]rune(unelided(w))) // "d'Orange": the name after its elided article
 	}
 	name := string(d.text[start:end])
-	if maker, ok := productMakers[strings.ToLower(name)]; ok {
+	maker, ok := productMakers[strings.ToLower(name)]
+	if m := e.makerWrittenBefore(name); m != "" {
+		maker, ok = m, true // "Teams Phone" beside "Microsoft Teams": that maker's product
+	}
+	if ok {
 		// "Chrome and Edge": the browsers of Google and Microsoft.
 		if !slices.Contains(e.writtenAs[maker], name) {
 			e.writtenAs[maker] = append(e.writtenAs[maker], name)
@@ -225,6 +230,34 @@ func (e *extraction) companyName(p phrase) string {
 		return maker
 	}
 	return name
+}
+
+// makerWrittenBefore returns the maker the answer writes right before name
+// ("Microsoft Teams" for "Teams"), "" when it writes none there.
+func (e *extraction) makerWrittenBefore(name string) string {
+	text := string(e.d.text)
+	for i := 0; ; {
+		j := strings.Index(text[i:], " "+name)
+		if j < 0 {
+			return ""
+		}
+		j += i
+		i = j + 1
+		after, _ := utf8.DecodeRuneInString(text[j+1+len(name):])
+		if j+1+len(name) < len(text) && isWordRune(after) {
+			continue
+		}
+		k := strings.LastIndexFunc(text[:j], func(r rune) bool { return !isWordRune(r) })
+		if k >= 0 {
+			_, size := utf8.DecodeRuneInString(text[k:])
+			k += size
+		} else {
+			k = 0
+		}
+		if maker := text[k:j]; makers[strings.ToLower(maker)] && capitalised([]rune(maker)) {
+			return maker
+		}
+	}
 }
 
 // firmAct reports whether the words from token k say what a company does

@@ -97,6 +97,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// A brand named as another's sister brand, ordinary word and all.
 		{"sister brand", "* **Square:** The most locations, and its sister brand Spaces has a more creative feel than Square centers.\n* **BP:** Cheap.\n",
 			[]string{"Square", "Spaces", "BP"}},
+		// A product the answer writes after its maker elsewhere is the maker's.
+		{"product written after its maker", "If your team already uses Zoom or Microsoft Teams, adding Zoom Phone or Teams Phone can be the cheapest route.",
+			[]string{"Zoom", "Microsoft"}},
 		{"what a company took over", "Square took over Google Domains customers in 2023. BP acquired Fooble Labs and bought Zapp.",
 			[]string{"Square", "Google", "BP", "Fooble Labs", "Zapp"}},
 		{"what a product replaced", "If you want an app that replaced Mint, pick Square.", []string{"Mint", "Square"}},
