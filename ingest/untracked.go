@@ -453,6 +453,9 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	if len(words) == 1 && institutionCompound(words[0]) {
 		p.rejected = true // "Lohnsteuerhilfeverein": a kind of association
 	}
+	if inflectedJudgement(words[0]) {
+		p.rejected = true // "Empfehlenswerte Modelle sind": an adjective opens a description
+	}
 	if rs := d.text[toks[from].start:toks[from].end]; strings.Contains(toks[from].w, "-") {
 		// "British-style fell running": an ordinary word after the hyphen
 		// makes an adjective anywhere.
@@ -1825,6 +1828,18 @@ func (e *extraction) placeOrPerson(p phrase) bool {
 func contraction(w string) bool {
 	for _, suf := range []string{"n't", "'d", "'re", "'ll", "'ve", "'m"} {
 		if strings.HasSuffix(w, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// inflectedJudgement reports whether w is an evaluative adjective with an
+// inflection's ending ("empfehlenswerte", "günstigen", "cheaper"): a
+// description's first word, never a name's.
+func inflectedJudgement(w string) bool {
+	for _, suf := range []string{"e", "en", "er", "es", "em"} {
+		if stem, ok := strings.CutSuffix(w, suf); ok && len(stem) >= 5 && (positiveWords[stem] || negativeWords[stem]) {
 			return true
 		}
 	}

@@ -297,6 +297,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// Words of other languages that open a line, a label or a German
 		// sentence are ordinary: adverbs, nouns, a possessive and a label.
 		{"foreign adverb opening a sentence", "Für eine einfache Steuererklärung reichen Apps. Kostenlos geht es auch direkt über ELSTER.", nil},
+		{"inflected adjective opening a line", "Mähroboter ohne Kabel sind der Trend.\n\nEmpfehlenswerte Modelle sind:\n- **Square Automower 430X:** Sehr leise.\n- **BP Navimow i105E:** Günstiger Einstieg.\n- **Gardena Sileno free:** Einfache Bedienung per App.\n",
+			[]string{"Square", "BP", "Gardena"}},
 		{"foreign noun opening a bold heading", "Testo.\n\n**Compagnie con banco in aeroporto**\n* **Locauto:** una buona scelta.\n* **Goldcar:** tariffe basse.\n",
 			[]string{"Locauto", "Goldcar"}},
 		{"foreign possessive and label", "1. **Taxfix** – Frage-Antwort-Prinzip.\n2. **SteuerGo** – Günstig.\n\n**Mein Tipp:** Wenn du nur Lohn angibst, nimm Taxfix.",
