@@ -379,6 +379,8 @@ func polarity(toks []token, i int) int {
 		}
 	case strings.HasPrefix(w, "poorly-") || strings.HasPrefix(w, "badly-") || strings.HasPrefix(w, "worst-"):
 		p = -1
+	case inflectedJudgement(w) != 0:
+		p = inflectedJudgement(w) // "Empfehlenswerte Modelle", "zuverlässige Geräte": the stem judges
 	}
 	if w == "mixed" && i+1 < len(toks) && !toks[i+1].punct && !judgmentNouns[toks[i+1].w] {
 		p = 0 // "mixed terrain" is a kind of ground; "mixed reviews" a verdict

@@ -33,6 +33,7 @@ func TestExtractToneCues(t *testing.T) {
 		{"Hoka gets mixed reviews for durability.", "Hoka", sightline.ToneNegative},
 		// A list takes the stance of an endorsing lead-in in another language.
 		{"Die besten Laufschuhe für Anfänger:\n\n- **Asics Novablast 5:** viel Dämpfung.\n- **Brooks Ghost 16:** stabil.\n", "Asics", sightline.TonePositive},
+		{"Empfehlenswerte Modelle sind:\n\n- **Mammotion Luba 2:** Allradantrieb für steile Hänge.\n- **Worx Vision:** mit Kamera.\n", "Mammotion", sightline.TonePositive},
 		// "hard to beat" praises; "hard to justify" criticises.
 		{"Wyze is hard to beat on price.", "Wyze", sightline.TonePositive},
 		{"Wyze's cloud plan is tough to fault.", "Wyze", sightline.TonePositive},

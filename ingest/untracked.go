@@ -453,7 +453,7 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	if len(words) == 1 && institutionCompound(words[0]) {
 		p.rejected = true // "Lohnsteuerhilfeverein": a kind of association
 	}
-	if inflectedJudgement(words[0]) {
+	if inflectedJudgement(words[0]) != 0 {
 		p.rejected = true // "Empfehlenswerte Modelle sind": an adjective opens a description
 	}
 	if rs := d.text[toks[from].start:toks[from].end]; strings.Contains(toks[from].w, "-") {
@@ -1834,16 +1834,22 @@ func contraction(w string) bool {
 	return false
 }
 
-// inflectedJudgement reports whether w is an evaluative adjective with an
-// inflection's ending ("empfehlenswerte", "günstigen", "cheaper"): a
-// description's first word, never a name's.
-func inflectedJudgement(w string) bool {
+// inflectedJudgement is the stance of w when it is an evaluative adjective
+// with an inflection's ending ("empfehlenswerte", "günstigen", "cheaper"):
+// +1 praise, -1 criticism, 0 for any other word. Such a word opens a
+// description, never a name.
+func inflectedJudgement(w string) int {
 	for _, suf := range []string{"e", "en", "er", "es", "em"} {
-		if stem, ok := strings.CutSuffix(w, suf); ok && len(stem) >= 5 && (positiveWords[stem] || negativeWords[stem]) {
-			return true
+		stem, ok := strings.CutSuffix(w, suf)
+		switch {
+		case !ok || len(stem) < 5:
+		case positiveWords[stem]:
+			return 1
+		case negativeWords[stem]:
+			return -1
 		}
 	}
-	return false
+	return 0
 }
 
 // institutionCompound reports whether w is a German compound ending in a
