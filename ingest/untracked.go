@@ -318,10 +318,12 @@ func (e *extraction) phrases(ui int) []phrase {
 			}
 			if string(gap) == " " && e.isNameToken(toks[j], false) {
 				if e.trackedAt(toks[j].start) && !e.trackedAt(toks[k].start) && !ordinaryWords(toks[k:j]) &&
-					e.writtenAlone(e.d.text[toks[k].start:toks[j-1].end], toks[j].w) {
-					// "Ray-Ban Meta" beside "the Ray-Ban model": a name written
-					// alone run on into a tracked one is a collaboration of two
-					// brands, where "Norton LifeLock" is a parent and its product.
+					(e.writtenAlone(e.d.text[toks[k].start:toks[j-1].end], toks[j].w) || e.namesRunInto(toks[j].start)) {
+					// "Ray-Ban Meta" beside "the Ray-Ban model", "Oakley Meta"
+					// beside "Ray-Ban Meta": a name written alone, or one of
+					// several names run on into the same tracked one, is a
+					// collaboration of two brands, where "Norton LifeLock" is a
+					// parent and its product.
 					break
 				}
 				j++
@@ -358,6 +360,36 @@ func (e *extraction) phrases(ui int) []phrase {
 	}
 	e.phraseCache[ui] = out
 	return out
+}
+
+// namesRunInto reports whether the answer runs two different names on into
+// the tracked name starting at pos ("Ray-Ban Meta", "Oakley Meta"): a
+// tracked brand has one parent, so they are its partners.
+func (e *extraction) namesRunInto(pos int) bool {
+	var name string
+	for _, m := range e.tracked {
+		if m.start == pos {
+			name = string(e.d.text[m.start:m.end])
+		}
+	}
+	var before string
+	for _, m := range e.tracked {
+		if string(e.d.text[m.start:m.end]) != name || m.start < 2 || e.d.text[m.start-1] != ' ' {
+			continue
+		}
+		toks := tokenize(e.d.text, max(0, m.start-40), m.start-1)
+		if len(toks) == 0 || toks[len(toks)-1].end != m.start-1 {
+			continue
+		}
+		t := toks[len(toks)-1]
+		if w := e.d.text[t.start:t.end]; !t.punct && capitalised(w) && !isCommonWord(t.w) {
+			if before != "" && before != t.w {
+				return true
+			}
+			before = t.w
+		}
+	}
+	return false
 }
 
 // tierName reports whether the phrase before a paid tier's "+" names a

@@ -223,12 +223,14 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"cruise line", "* **Norwegian Cruise Line:** Flexible dining.\n* **Square:** Cheap.\n", []string{"Norwegian Cruise Line", "Square"}},
 		{"company word of another language", "Frank Energie is een goede keuze als je een dynamisch contract wilt. Em muitas cidades, provedores como Brisanet e Algar Telecom oferecem preços competitivos.",
 			[]string{"Frank Energie", "Brisanet", "Algar Telecom"}},
-		// A name written alone elsewhere and run on into a tracked name is
-		// a collaboration of two brands ("Ray-Ban Meta"); a name never
+		// A name written alone elsewhere, or one of two names run on into
+		// the same tracked name, is a collaboration of two brands ("Ray-Ban
+		// Meta", "Oakley Meta"); the one name run on into it and never
 		// written alone is the tracked brand's parent ("Norton LifeLock"),
 		// and an ordinary word no name.
 		{"name run on into a tracked name", "* **Kestrel-Vale BP Gen 2:** The most popular pick.\n* **Halden BP Sport:** Sportier than the Kestrel-Vale model.\n* **Classic BP:** A plain frame.\n* **Square:** The cheapest of them.\n",
-			[]string{"Kestrel-Vale", "BP", "Square"}},
+			[]string{"Kestrel-Vale", "BP", "Halden", "Square"}},
+		{"parent run on into a tracked name", "* **Norvale BP Ultra:** Strong monitoring.\n* **Square:** The cheapest of them.\n", []string{"BP", "Square"}},
 		// A sales channel's word after a maker names its channel, no
 		// company of its own; an ordinary word before it stays a name.
 		{"sales channel after a maker", "- **Allianz Direct**: solida.\n- **First Direct**: cara.\n- **Verti**: economica.\n", []string{"Allianz", "First Direct", "Verti"}},
