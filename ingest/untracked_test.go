@@ -100,6 +100,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// A product the answer writes after its maker elsewhere is the maker's.
 		{"product written after its maker", "If your team already uses Zoom or Microsoft Teams, adding Zoom Phone or Teams Phone can be the cheapest route.",
 			[]string{"Zoom", "Microsoft"}},
+		// Dutch "en" and "of" are "and" and "or" in a Dutch sentence only.
+		{"Dutch conjunctions", "BP en Vandebron scoren in vergelijkingen vaak het laagst. Vergelijk altijd via een site zoals Independer of Pricewise. Square is cheaper than Bank of America.",
+			[]string{"BP", "Vandebron", "Independer", "Pricewise", "Square", "Bank of America"}},
 		{"what a company took over", "Square took over Google Domains customers in 2023. BP acquired Fooble Labs and bought Zapp.",
 			[]string{"Square", "Google", "BP", "Fooble Labs", "Zapp"}},
 		{"what a product replaced", "If you want an app that replaced Mint, pick Square.", []string{"Mint", "Square"}},

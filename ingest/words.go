@@ -870,6 +870,11 @@ var platformVerbs = wordSet(`trade trades traded trading sell sells sold selling
 	shopping book books booked booking order orders ordered ordering stream streams streamed streaming
 	list lists listed listing invest invests invested investing`)
 
+// dutchWords are Dutch function words no other language answers come in
+// writes: two of them make a sentence Dutch.
+var dutchWords = wordSet(`het een niet wordt worden ook maar vaak dus zoals deze welke omdat naar bij wel jouw uw zijn heeft
+	kunt kun jij iets meer altijd nog alleen`)
+
 // alsoWords are "also" in the languages answers come in: "regardez aussi
 // MOO".
 var alsoWords = wordSet(`also aussi auch también anche ook também`)
