@@ -1455,6 +1455,12 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	if lead > 0 && toks[lead-1].punct && !clauseStart {
 		return false
 	}
+	// "built into Photoshop, Illustrator and Express, which saves time":
+	// an item after a comma with more joined after it is no subject unless
+	// the enumeration opens the clause.
+	if lead > 0 && toks[lead-1].w == "," && e.enumerationEnd(ui, p.to) != p.to && !e.enumerationOpensClause(ui, lead) {
+		return false
+	}
 	for _, t := range toks[p.from:p.to] {
 		if properNames[t.w] || geographicWords[t.w] {
 			return false // "San Francisco's", "the Reykjanes Peninsula"
@@ -1528,6 +1534,22 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	// name no dictionary holds.
 	adverb := p.to-p.from == 1 && strings.HasSuffix(toks[p.from].w, "ly") // "Frequently recommended providers"
 	return predicateVerbs[next] || !adverb && subjectVerbs[next] || !p.ordinary && !adverb && (pastVerbs[next] || strings.HasSuffix(next, "ed") && len(next) > 4 && !e.capitalisedAt(toks, verb))
+}
+
+// enumerationOpensClause reports whether the enumeration of names that
+// token k ends ("Nextdoor and Care.com") opens its sentence or clause, or
+// k follows no name.
+func (e *extraction) enumerationOpensClause(ui, k int) bool {
+	toks := e.tokens(ui)
+	start := k
+	for j := e.prevItem(ui, start); j >= 0 && j < start; j = e.prevItem(ui, start) {
+		start = j
+	}
+	if start == k || start == firstWord(toks) {
+		return true
+	}
+	prev := word(toks, start-1)
+	return toks[start-1].punct || andWords[prev] || butWords[prev] || whileWords[prev] || prev == "that" || prev == "then"
 }
 
 // sectionLabel reports whether the colon at token colon ends a short label

@@ -130,6 +130,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// An aside set off by commas stands between a subject and its verb.
 		{"aside between a subject and its verb", "Trulia, owned by Square, is useful for neighborhood reviews. CeraVe, disponible en pharmacie, est une alternative économique.",
 			[]string{"Trulia", "Square", "CeraVe"}},
+		// Objects enumerated before a relative clause are no subject.
+		{"objects before a relative clause", "Square is built into Photoshop, Illustrator and Express, which saves time.", []string{"Square"}},
 		{"introductory phrase before a subject", "However, in most cases, it is cheaper.", nil},
 		// A paid tier's "+" is no break in an enumeration.
 		{"plan tiers in an enumeration", "Ubisoft+ and EA Play are worth considering. Disney+ and Max are the cheapest.",
