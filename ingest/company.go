@@ -122,6 +122,15 @@ func (e *extraction) companyName(p phrase) string {
 			n-- // "Magnesium Glycinate" beside "magnesium glycinate is": the product's kind; two words stay a name ("Green Chef")
 			continue
 		}
+		if n > 2 && attributeWord(ts[n-1].w) && !corporateWords[ts[n-1].w] && !nameConnectors[ts[n-2].w] {
+			// "Doctor's Best High Absorption": a quality the product
+			// offers, with the ordinary words that qualify it.
+			n--
+			for n > 2 && isCommonWord(ts[n-1].w) && !corporateWords[ts[n-1].w] && !nameConnectors[ts[n-1].w] {
+				n--
+			}
+			continue
+		}
 		if model && ts[n-1].w == "+" {
 			n-- // "Hulu + Live TV": the plus joins the product's words
 			continue

@@ -253,6 +253,8 @@ func TestExtractBoldLeadNames(t *testing.T) {
 		{"product kind after a maker", "Magnesium glycinate is gentle; magnesium citrate can upset the stomach.\n\n" +
 			"- **Golden Encapsulations Magnesium Glycinate:** Hypoallergenic capsules.\n- **Paprika Magnesium Citrate:** Cheap.\n" +
 			"- **Corvan Magnesium:** Widely sold.\n", []string{"Golden Encapsulations", "Paprika", "Corvan"}},
+		{"quality after a maker", "Take magnesium with food.\n\n- **Paprika Magnesium:** Cheap.\n- **Doctor's Best High Absorption Magnesium:** Affordable.\n" +
+			"- **Corvan Magnesium:** Widely sold.\n", []string{"Paprika", "Doctor's Best", "Corvan"}},
 		{"numbered bold names", "**1. Lumora Glow Tonic**\n- Gentle.\n\n**2. Dermalia Night Cream**\n- Good for nights.\n\n**3. Paprika Balm**\n- Cheap.\n",
 			[]string{"Lumora", "Dermalia", "Paprika"}},
 		{"bold name opening with a number", "**Paprika** starts at $15 a month.\n\n**Equinox** is a luxury option.\n\n" +
