@@ -87,11 +87,19 @@ func (e *extraction) companyName(p phrase) string {
 		q.to--
 		return e.companyName(q) + "!"
 	}
-	// "RED by SFR": a product by its maker is the maker's; a work by a
-	// person ("Waking Up by Sam Harris") keeps its own name.
+	// "RED by SFR", "Filmora by Wondershare": a product by its maker is
+	// the maker's; a work by a person ("Waking Up by Sam Harris") keeps its
+	// own name.
 	for j := p.from + 1; j+1 < p.to; j++ {
 		if toks[j].w == "by" && e.isNameToken(toks[j+1], true) && !firstNames[toks[j+1].w] {
 			return e.companyName(e.classifyPhrase(p.unit, toks, j+1, p.to))
+		}
+	}
+	if word(toks, p.to) == "by" {
+		for _, q := range e.phrases(p.unit) {
+			if q.from == p.to+1 && !q.rejected && !q.ordinary && !q.tracked && !e.placeOrPerson(q) {
+				return e.companyName(q)
+			}
 		}
 	}
 	ts := toks[p.from:p.to]

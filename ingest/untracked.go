@@ -1296,6 +1296,17 @@ func (e *extraction) prevItem(ui, k int) int {
 	if tierEnd(toks, i) == i+1 {
 		i-- // "Disney+ and Max": the item before ends in its paid tier
 	}
+	if i > 0 && toks[i].w == ")" && i < k-1 {
+		// "Filmora by Wondershare (simple and cheap) and Shotcut": an
+		// aside closes the item before.
+		j := i - 1
+		for j >= 0 && toks[j].w != "(" && toks[j].w != ")" {
+			j--
+		}
+		if j > 0 && toks[j].w == "(" {
+			i = j - 1
+		}
+	}
 	if i < 0 || toks[i].punct {
 		return -1
 	}
@@ -1303,9 +1314,10 @@ func (e *extraction) prevItem(ui, k int) int {
 		if p.to != i+1 {
 			continue
 		}
-		// "Uniqlo's Smart Ankle Pants": the owner's name opens the item.
+		// "Uniqlo's Smart Ankle Pants": the owner's name opens the item,
+		// and "Filmora by Wondershare" the product made by it.
 		for _, q := range e.phrases(ui) {
-			if p.from > 0 && toks[p.from-1].poss && q.to == p.from {
+			if p.from > 0 && toks[p.from-1].poss && q.to == p.from || p.from > 1 && word(toks, p.from-1) == "by" && q.to == p.from-1 {
 				return q.from
 			}
 		}
@@ -1717,7 +1729,7 @@ func (e *extraction) makerAfterBy(ui int, p phrase) bool {
 		return false
 	}
 	before := p.from - 2
-	return before > firstWord(toks) && e.isNameToken(toks[before], false) && e.isNameToken(toks[before-1], false)
+	return before > firstWord(toks) && e.isNameToken(toks[before], false) && (e.isNameToken(toks[before-1], false) || !isCommonWord(toks[before].w))
 }
 
 // enumerationEnd returns the token after the names enumerated from token

@@ -214,6 +214,7 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"name with and without its possessive", "**Square** — *Best for long-term investors*\n- The app is less polished than Robinhood's\n\n**Robinhood** — *Best for a simple app*\n- Slick app\n",
 			[]string{"Square", "Robinhood"}},
 		{"product by its maker", "* **SFR** : cher.\n* **RED by SFR** : souvent en promotion.\n* **Sosh** : un bon service client.\n", []string{"SFR", "Sosh"}},
+		{"product by its maker in an enumeration", "Other options: Filmora by Wondershare (simple and cheap) and Shotcut (open source).", []string{"Wondershare", "Shotcut"}},
 		// A capitalised "The" inside a sentence opens a subject's name; a
 		// title after a cue keeps dropping it.
 		{"capitalised the inside a sentence", "If you want an exclusive pool, The League is a good choice. Kraken is cheaper.", []string{"The League", "Kraken"}},
