@@ -186,6 +186,9 @@ func (e *extraction) recogniseUntracked() []string {
 	for pass := 0; pass < 2; pass++ {
 		for ui := range d.units {
 			for _, p := range e.phrases(ui) {
+				if p.rejected && e.placeNamedAsFirm(ui, p) {
+					p.rejected = false // "luxury lines such as Viking and Oceania"
+				}
 				if p.tracked || p.rejected {
 					continue
 				}
@@ -1381,6 +1384,28 @@ func (e *extraction) coordinated(ui int, p phrase, seen map[string]bool) bool {
 		if q.from == i && seen[strings.ToLower(e.companyName(q))] {
 			return true
 		}
+	}
+	return false
+}
+
+// placeNamedAsFirm reports whether a phrase of place names is an example
+// of a kind of firm: "lines such as Viking and Oceania", "airlines like
+// Alaska". There a place's name is a company's.
+func (e *extraction) placeNamedAsFirm(ui int, p phrase) bool {
+	toks := e.tokens(ui)
+	for _, t := range toks[p.from:p.to] {
+		if !properNames[t.w] || weekdays[t.w] || months[t.w] {
+			return false
+		}
+	}
+	for k := p.from; k >= 0; {
+		switch word(toks, k-1) {
+		case "as":
+			return word(toks, k-2) == "such" && firmKinds[word(toks, k-3)]
+		case "like", "including":
+			return firmKinds[word(toks, k-2)]
+		}
+		k = e.prevItem(ui, k)
 	}
 	return false
 }

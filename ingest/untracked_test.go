@@ -140,6 +140,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// before a comma, names beside a common noun.
 		{"acronyms joined by a slash", "| Service | Free tier |\n|---|---|\n| Square | 2,000 min |\n| GitLab CI/CD | 400 min |\n",
 			[]string{"Square", "GitLab"}},
+		// A place's name given as an example of a kind of firm is a firm's.
+		{"place named as a firm", "Luxury lines such as Viking and Oceania are worth a look. It sells in countries such as Germany and Austria.",
+			[]string{"Viking", "Oceania"}},
 		{"city before a comma", "Pour chercher un appartement à Lyon, Square reste le site de référence.", []string{"Square"}},
 		{"acronym beside a common noun", "Home warranties cover systems like HVAC and plumbing. Square is cheaper.", []string{"Square"}},
 		{"names after a bare comma", "Good picks are Zoho, Square, Pipedrive.", []string{"Zoho", "Square", "Pipedrive"}},

@@ -875,6 +875,14 @@ var platformVerbs = wordSet(`trade trades traded trading sell sells sold selling
 var dutchWords = wordSet(`het een niet wordt worden ook maar vaak dus zoals deze welke omdat naar bij wel jouw uw zijn heeft
 	kunt kun jij iets meer altijd nog alleen`)
 
+// firmKinds are the kinds of firm a list of examples can name ("lines such
+// as Viking and Oceania", "airlines like Alaska").
+var firmKinds = wordSet(`brands companies firms providers carriers airlines lines operators retailers banks insurers lenders
+	brokers makers manufacturers chains labels`)
+
+// months name the months of the year.
+var months = wordSet(`january february march april may june july august september october november december`)
+
 // alsoWords are "also" in the languages answers come in: "regardez aussi
 // MOO".
 var alsoWords = wordSet(`also aussi auch también anche ook também`)
