@@ -28,6 +28,18 @@ func TestExtractToneCues(t *testing.T) {
 		{"Regardez aussi Fooble, plus cher mais avec un papier épais remarquable.", "Fooble", sightline.TonePositive},
 		// The widest coverage praises as the widest selection does.
 		{"* **Fooble:** The widest suburban coverage.\n* **Zoho:** Cheap.\n", "Fooble", sightline.TonePositive},
+		// Evaluative words: a bankruptcy, an uncertain future and an
+		// expensive choice criticise; a market leader, practical options,
+		// design freedom, fast delivery, competitive prices and the lowest
+		// price praise, in the languages answers come in.
+		{"Fooble filed for bankruptcy in 2024, so warranty support is uncertain.", "Fooble", sightline.ToneNegative},
+		{"Voor huishoudens met veel zonnepanelen is Fooble een dure keuze.", "Fooble", sightline.ToneNegative},
+		{"Fooble is the market leader for phishing simulations.", "Fooble", sightline.TonePositive},
+		{"Fooble and Zoho are still the most practical options for getting around.", "Fooble", sightline.TonePositive},
+		{"Fooble gives you more design freedom.", "Fooble", sightline.TonePositive},
+		{"### 4. Fooble – livraison rapide\n- Commande simple\n", "Fooble", sightline.TonePositive},
+		{"Provedores como Fooble oferecem preços competitivos.", "Fooble", sightline.TonePositive},
+		{"Fooble scoort in vergelijkingen vaak het laagst op de jaarprijs.", "Fooble", sightline.TonePositive},
 		// "mixed" criticises reviews and results, not a blend of ground.
 		{"For mixed terrain and longer runs, the picture is more nuanced:\n\n1. **Hoka Speedgoat 6**\n2. **Brooks Cascadia 18**\n", "Hoka", sightline.ToneNeutral},
 		{"Hoka gets mixed reviews for durability.", "Hoka", sightline.ToneNegative},

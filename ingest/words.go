@@ -255,7 +255,9 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	useful saves économique économiques económico económica económicos económicas economico economica
 	economici economiche econômico econômica perfetta perfetto perfecta perfecto perfeita perfeito parfait
 	parfaite remarquable perfekt semplice sencillo sencilla einfach completa completo complète komplett flexibel
-	flessibile précis précise précises preciso precisa mieux solida solido sólida sólido`)
+	flessibile précis précise précises preciso precisa mieux solida solido sólida sólido
+	leader leaders practical freedom competitive competitivo competitivos competitiva competitivas compétitif
+	compétitifs compétitive compétitives competitivi rapide rapides réactif réactive réactifs laagst laagste`)
 
 var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
 	complaints hikes hike upselling outages outage caps heavy louder icier firmer pricier noisy noisier
@@ -271,7 +273,7 @@ var negativeWords = wordSet(`breach breached stolen flagged warning warnings sag
 	gritty upsells unjustifiable overrated slippery brittle irrégulière irrégulier irrégulièrement
 	cher chère wisselend duur slecht reclamações reclamação instabilidade reclamaciones caro cara
 	scarso scarsa poco deludente teuer schlecht unzuverlässig mandatory priciest probleme problemen problemas investigation investigated
-	probe recalled recall recalls fined penalty worries worrying alarming`)
+	probe recalled recall recalls fined penalty worries worrying alarming bankruptcy bankrupt uncertain dure`)
 
 var abbreviations = wordSet(`e.g i.e vs v mr mrs ms dr prof sr jr st inc ltd co corp no nos approx fig ca cf al
 	u.s u.k e.u a.m p.m dept est ft mt vol pp jan feb mar apr jun jul aug sep sept oct nov dec
