@@ -231,8 +231,13 @@ func (e *extraction) classify(m match) classification {
 }
 
 func (e *extraction) mentionType(ui int, v *sentenceView, k, brand int) sightline.MentionType {
-	if e.recommends(v, k) {
-		return sightline.MentionRecommendation
+	// The sentence may advise the brand where it names it again: "If you
+	// drive a Tesla, the Tesla Universal Wall Connector is the one to get";
+	// not where it names what the reader uses ("if you use Stripe online").
+	for i := k; i < len(v.toks); i++ {
+		if (i == k || v.brandAt[i] == brand && !v.afterCondition(i)) && e.recommends(v, i) {
+			return sightline.MentionRecommendation
+		}
 	}
 	// The sentence may weigh the brand where it names it again: "Gap and
 	// Old Navy share a parent; Old Navy is cheaper, while Gap …".
@@ -248,6 +253,17 @@ func (e *extraction) mentionType(ui int, v *sentenceView, k, brand int) sightlin
 		return sightline.MentionListing
 	}
 	return sightline.MentionReference
+}
+
+// afterCondition reports whether an "if" or "unless" opens the part of
+// token i's clause before it: "the cheapest option if you use Zoho's apps".
+func (v *sentenceView) afterCondition(i int) bool {
+	for j := i - 1; j >= 0 && v.clause[j] == v.clause[i]; j-- {
+		if conditionWords[v.toks[j].w] {
+			return true
+		}
+	}
+	return false
 }
 
 // optionLine reports whether the brand at token k leads a list item, a

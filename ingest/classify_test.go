@@ -32,6 +32,10 @@ func TestExtractMentionType(t *testing.T) {
 		{"- **Sicily by Car:** la flotta più grande.\n- **Hertz** ed **Europcar:** più care di Sicily by Car, ma con auto più nuove.\n", []string{"Hertz", "Europcar", "Sicily by Car"}, "Hertz", sightline.MentionComparison},
 		// "as are" names more of what the sentence said, no options.
 		{"Both Hinge and Tinder are owned by Match Group, as are Match and OkCupid.", []string{"OkCupid", "Hinge", "Tinder", "Match Group", "Match"}, "OkCupid", sightline.MentionReference},
+		// Advice given where the sentence names the brand again, not where
+		// it names what the reader already uses.
+		{"If you drive a Fooble, or plan to, the Fooble Universal Wall Connector is the one to get.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},
+		{"For a small studio, Fooble Terminal works well if you already use Fooble online.", []string{"Fooble"}, "Fooble", sightline.MentionReference},
 		// Advice to look at a brand, and "it is worth it" in German.
 		{"Si vous voulez un petit tirage, regardez aussi Fooble.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},
 		{"Wenn dein Garten groß ist, lohnt sich der Blick auf den Fooble Indego.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},
