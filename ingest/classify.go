@@ -553,8 +553,9 @@ func recommendationCue(toks []token, i int) bool {
 	case "meilleur", "meilleure", "mejor", "melhor", "beste", "miglior", "migliore":
 		// "le meilleur choix", "la mejor opción", "die beste Wahl": "the
 		// best choice" in the languages answers come in; "la mejor
-		// valorada": the best-rated.
-		return (foreignChoices[word(toks, i+1)] || foreignRated[word(toks, i+1)] && nameArticles[word(toks, i-1)]) && !negated(toks, i)
+		// valorada": the best-rated; not "le meilleur choix de papiers": the
+		// widest selection of papers.
+		return (foreignChoices[word(toks, i+1)] && !selectionOf(toks, i+1) || foreignRated[word(toks, i+1)] && nameArticles[word(toks, i-1)]) && !negated(toks, i)
 	case "meilleurs", "meilleures", "mejores", "melhores", "besten", "migliori":
 		// "una de las mejores opciones", "una delle scelte migliori": one
 		// of the best choices, the adjective before or after its noun.
@@ -578,6 +579,17 @@ func recommendationCue(toks []token, i int) bool {
 	// right choice", the adjective after or before its noun.
 	if goodChoices[w] && (foreignRight[word(toks, i+1)] && (romanceArticles[word(toks, i-1)] || word(toks, i-1) == "a") || foreignRight[word(toks, i-1)] && nameArticles[word(toks, i-2)]) {
 		return !negated(toks, i-2)
+	}
+	return false
+}
+
+// selectionOf reports whether the choice noun at i is followed by "of" and
+// a bare noun, a selection of things: "le meilleur choix de papiers".
+func selectionOf(toks []token, i int) bool {
+	switch word(toks, i+1) {
+	case "of", "de", "di", "van", "von", "do", "da":
+		next := word(toks, i+2)
+		return next != "" && !articles[next] && !romanceArticles[next] && !nameArticles[next] && !allDigits(next)
 	}
 	return false
 }

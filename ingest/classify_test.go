@@ -36,6 +36,8 @@ func TestExtractMentionType(t *testing.T) {
 		// it names what the reader already uses.
 		{"If you drive a Fooble, or plan to, the Fooble Universal Wall Connector is the one to get.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},
 		{"For a small studio, Fooble Terminal works well if you already use Fooble online.", []string{"Fooble"}, "Fooble", sightline.MentionReference},
+		// "the best choice of papers" is the widest selection, no advice.
+		{"### 1. Zoho – le plus simple\n### 2. Fooble – le meilleur choix de papiers\n- Grands tirages\n", []string{"Fooble", "Zoho"}, "Fooble", sightline.MentionListing},
 		// Advice to look at a brand, and "it is worth it" in German.
 		{"Si vous voulez un petit tirage, regardez aussi Fooble.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},
 		{"Wenn dein Garten groß ist, lohnt sich der Blick auf den Fooble Indego.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},
