@@ -570,9 +570,10 @@ func recommendationCue(toks []token, i int) bool {
 	}
 	// "ist eine gute Wahl", "est un bon choix", "es una buena opción":
 	// "is a good choice" in the languages answers come in; after a lead's
-	// colon a choice goes without the article ("ConTe.it: ottima scelta"),
-	// not an option ("Tassimo: buena opción").
-	if goodChoices[w] && foreignGood[word(toks, i-1)] && (foreignA[word(toks, i-2)] || i >= 2 && toks[i-2].w == ":" && !optionWords[w]) {
+	// colon or a semicolon a choice goes without the article ("ConTe.it:
+	// ottima scelta", "40 punti; ottima scelta"), not an option ("Tassimo:
+	// buena opción").
+	if goodChoices[w] && foreignGood[word(toks, i-1)] && (foreignA[word(toks, i-2)] || i >= 2 && (toks[i-2].w == ":" || toks[i-2].w == ";") && !optionWords[w]) {
 		return !negated(toks, i-2)
 	}
 	// "é a escolha certa", "la scelta giusta", "die richtige Wahl": "the
@@ -684,10 +685,11 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				asBefore(toks, i) && (v.clause[i] == c || v.firstBrand() == k) {
 				return true
 			}
-		case "que", "als", "dan", "che", "di":
+		case "que", "als", "dan", "che", "di", "della", "del", "dello", "dei", "degli", "delle":
 			// "más barato que Zendesk", "günstiger als Zendesk", "plus
-			// chers que ceux de Free", "più care di Sicily by Car"
-			if t.w == "di" && word(toks, i-2) != "più" && word(toks, i-2) != "meno" {
+			// chers que ceux de Free", "più care di Sicily by Car", "più
+			// basso della Singer"
+			if t.w != "que" && t.w != "als" && t.w != "dan" && t.w != "che" && word(toks, i-2) != "più" && word(toks, i-2) != "meno" {
 				break // "di" is mostly "of"
 			}
 			j := thoseOf(toks, i+1)

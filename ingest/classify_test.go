@@ -38,6 +38,10 @@ func TestExtractMentionType(t *testing.T) {
 		{"For a small studio, Fooble Terminal works well if you already use Fooble online.", []string{"Fooble"}, "Fooble", sightline.MentionReference},
 		// "the best choice of papers" is the widest selection, no advice.
 		{"### 1. Zoho – le plus simple\n### 2. Fooble – le meilleur choix de papiers\n- Grands tirages\n", []string{"Fooble", "Zoho"}, "Fooble", sightline.MentionListing},
+		// "a great choice" in Italian after a semicolon; "più … della"
+		// measures against a brand as "più … di" does.
+		{"- **Fooble CS10s:** leggera, con 40 punti; ottima scelta per chi vuole imparare.\n- **Zoho 4423:** potente.\n", []string{"Fooble", "Zoho"}, "Fooble", sightline.MentionRecommendation},
+		{"- **Zoho 4423:** potente.\n- **Fooble K132A:** semplice, a un prezzo più basso della Zoho.\n", []string{"Fooble", "Zoho"}, "Fooble", sightline.MentionComparison},
 		// Advice to look at a brand, and "it is worth it" in German.
 		{"Si vous voulez un petit tirage, regardez aussi Fooble.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},
 		{"Wenn dein Garten groß ist, lohnt sich der Blick auf den Fooble Indego.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},
