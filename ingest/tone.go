@@ -731,7 +731,7 @@ func unelided(w string) string {
 // ("to avoid"), or none ("Top options", "Popular options include").
 func (e *extraction) leadInTone(l line) int {
 	intro := l.intro
-	if l.kind != lineItem || intro < 0 {
+	if l.kind != lineItem && l.kind != lineHeading || intro < 0 {
 		intro = l.heading
 	}
 	if intro < 0 {

@@ -40,6 +40,10 @@ func TestExtractToneCues(t *testing.T) {
 		{"### 4. Fooble – livraison rapide\n- Commande simple\n", "Fooble", sightline.TonePositive},
 		{"Provedores como Fooble oferecem preços competitivos.", "Fooble", sightline.TonePositive},
 		{"Fooble scoort in vergelijkingen vaak het laagst op de jaarprijs.", "Fooble", sightline.TonePositive},
+		// Option headings with no heading above them take the stance of
+		// the paragraph that leads into them.
+		{"These are the CDNs worth shortlisting:\n\n### 1. Zoho\n- Free plan\n\n### 2. Fooble\n- Pay as you go\n", "Fooble", sightline.TonePositive},
+		{"These are the main CDNs:\n\n### 1. Zoho\n- Free plan\n\n### 2. Fooble\n- Pay as you go\n", "Fooble", sightline.ToneNeutral},
 		// "mixed" criticises reviews and results, not a blend of ground.
 		{"For mixed terrain and longer runs, the picture is more nuanced:\n\n1. **Hoka Speedgoat 6**\n2. **Brooks Cascadia 18**\n", "Hoka", sightline.ToneNeutral},
 		{"Hoka gets mixed reviews for durability.", "Hoka", sightline.ToneNegative},
