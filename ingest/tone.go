@@ -114,8 +114,8 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		if p == 0 {
 			continue
 		}
-		if afterThan(toks, i, k) || (outdoes[toks[i].w] || ranksAgainst(toks, i)) && k > i {
-			p = -p // "outclassed by EyeBuyDirect": the one after the verb wins
+		if afterThan(toks, i, k) || (outdoes[toks[i].w] || ranksAgainst(toks, i)) && (k > i || objectPronouns[word(toks, i+1)] && !v.subjectBefore(i)) {
+			p = -p // "outclassed by EyeBuyDirect": the one after the verb wins; "local installers beat them": they lose
 		}
 		if objectOfComparison(toks, i, k) {
 			continue // "the most complete alternative to Google Analytics"

@@ -40,6 +40,10 @@ func TestExtractToneCues(t *testing.T) {
 		{"### 4. Fooble – livraison rapide\n- Commande simple\n", "Fooble", sightline.TonePositive},
 		{"Provedores como Fooble oferecem preços competitivos.", "Fooble", sightline.TonePositive},
 		{"Fooble scoort in vergelijkingen vaak het laagst op de jaarprijs.", "Fooble", sightline.TonePositive},
+		// Others beating the brands, named again by a pronoun, criticises
+		// them; a brand beating them is praised.
+		{"National installers include Fooble and Zoho, but local installers often beat them on price.", "Fooble", sightline.ToneNegative},
+		{"Fooble beats them on price.", "Fooble", sightline.TonePositive},
 		// Option headings with no heading above them take the stance of
 		// the paragraph that leads into them.
 		{"These are the CDNs worth shortlisting:\n\n### 1. Zoho\n- Free plan\n\n### 2. Fooble\n- Pay as you go\n", "Fooble", sightline.TonePositive},

@@ -745,6 +745,10 @@ var outdoes = wordSet(`outperforms outperform outperformed outclasses outclass o
 	outshone surpasses surpass surpassed outpaces outpace outpaced beats beat beaten eclipses eclipsed
 	overshadows overshadowed`)
 
+// objectPronouns stand for brands named before as a verb's object: "local
+// installers often beat them".
+var objectPronouns = wordSet(`it them`)
+
 // passiveAux make a past participle after them passive: "is outclassed".
 var passiveAux = wordSet(`is are was were be been being get gets got`)
 
