@@ -981,6 +981,9 @@ func predicateComparative(toks []token, i int) bool {
 		if nw := word(toks, i+1); (nw == "" || nw == "than" || allDigits(nw)) && !costVerbs[word(toks, i-1)] {
 			return false // but "cost less, though …"
 		}
+		if n := word(toks, i-2); andWords[word(toks, i-1)] && (allDigits(n) || numberWords[n]) {
+			return false // "three or more quotes": a number
+		}
 	} else if !comparatives[w] && !foreignComparatives[w] {
 		return false
 	}

@@ -42,6 +42,8 @@ func TestExtractMentionType(t *testing.T) {
 		// measures against a brand as "più … di" does.
 		{"- **Fooble CS10s:** leggera, con 40 punti; ottima scelta per chi vuole imparare.\n- **Zoho 4423:** potente.\n", []string{"Fooble", "Zoho"}, "Fooble", sightline.MentionRecommendation},
 		{"- **Zoho 4423:** potente.\n- **Fooble K132A:** semplice, a un prezzo più basso della Zoho.\n", []string{"Fooble", "Zoho"}, "Fooble", sightline.MentionComparison},
+		// "three or more" is a number, no comparison.
+		{"Zoho is big. Getting three or more quotes through a marketplace like Fooble typically lowers the price.", []string{"Fooble", "Zoho"}, "Fooble", sightline.MentionExample},
 		// Advice to look at a brand, and "it is worth it" in German.
 		{"Si vous voulez un petit tirage, regardez aussi Fooble.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},
 		{"Wenn dein Garten groß ist, lohnt sich der Blick auf den Fooble Indego.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},

@@ -630,6 +630,10 @@ func polarity(toks []token, i int) int {
 		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
 			p = -1 // "cobra tarifas mensais": charges monthly fees
 		}
+	case "lowers", "lowered", "reduces", "reduce", "reduced", "cuts":
+		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
+			p = 1 // "typically lowers the price by 10–20%"
+		}
 	case "raises", "raise", "raised", "hikes", "sube", "suben", "subió", "aumenta", "aumentan", "augmente", "erhöht", "verhoogt":
 		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
 			p = -1 // "raises prices every year", "sube los precios"

@@ -44,6 +44,8 @@ func TestExtractToneCues(t *testing.T) {
 		// them; a brand beating them is praised.
 		{"National installers include Fooble and Zoho, but local installers often beat them on price.", "Fooble", sightline.ToneNegative},
 		{"Fooble beats them on price.", "Fooble", sightline.TonePositive},
+		// Lowering the price praises, as raising it criticises.
+		{"A marketplace like Fooble typically lowers the price by 10–20%.", "Fooble", sightline.TonePositive},
 		// Option headings with no heading above them take the stance of
 		// the paragraph that leads into them.
 		{"These are the CDNs worth shortlisting:\n\n### 1. Zoho\n- Free plan\n\n### 2. Fooble\n- Pay as you go\n", "Fooble", sightline.TonePositive},
