@@ -630,6 +630,17 @@ func polarity(toks []token, i int) int {
 		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
 			p = -1 // "cobra tarifas mensais": charges monthly fees
 		}
+	case "no":
+		// "the cheapest tier has no 24/7 managed response": what it lacks;
+		// not "has no ads", "has no contract", "has no issues".
+		if offerVerbs[prev] {
+			p = -1
+			for j := i + 1; j < len(toks) && j-i <= 4 && !toks[j].punct; j++ {
+				if w := toks[j].w; burdens[w] || costNouns[w] || impositions[w] || negativeWords[w] {
+					p = 0
+				}
+			}
+		}
 	case "lowers", "lowered", "reduces", "reduce", "reduced", "cuts":
 		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
 			p = 1 // "typically lowers the price by 10–20%"

@@ -44,6 +44,11 @@ func TestExtractToneCues(t *testing.T) {
 		// them; a brand beating them is praised.
 		{"National installers include Fooble and Zoho, but local installers often beat them on price.", "Fooble", sightline.ToneNegative},
 		{"Fooble beats them on price.", "Fooble", sightline.TonePositive},
+		// What a brand has none of is a lack, unless it is a burden or a
+		// term the reader is spared.
+		{"**Fooble Falcon Go** — top-rated detection, but the cheapest tier has no 24/7 managed response.", "Fooble", sightline.ToneNegative},
+		{"Fooble has no free tier.", "Fooble", sightline.ToneNegative},
+		{"Fooble has no contract and no setup fee.", "Fooble", sightline.TonePositive},
 		// Lowering the price praises, as raising it criticises.
 		{"A marketplace like Fooble typically lowers the price by 10–20%.", "Fooble", sightline.TonePositive},
 		// Option headings with no heading above them take the stance of

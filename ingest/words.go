@@ -769,6 +769,9 @@ var assortmentNouns = wordSet(`selection range menu menus catalog catalogue choi
 var burdens = wordSet(`ads ad adverts advertising upsells fee fees surcharge surcharges markup commission
 	commissions publicidad pubblicità publicité publicidade werbung`)
 
+// impositions are terms a reader is glad to be spared: "has no contract".
+var impositions = wordSet(`contract contracts commitment commitments limit limits minimum minimums lock-in watermark watermarks`)
+
 // costNouns are what a reader pays, in the languages answers come in.
 var costNouns = wordSet(`cost costs fee fees charge charges surcharge coste costes costo costi custo custos frais
 	kosten aufpreis gebühr gebühren gastos cargo cargos comisión comisiones commission commissions
