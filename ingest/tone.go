@@ -676,6 +676,8 @@ func polarity(toks []token, i int) int {
 			p = 1 // "lasts far longer on a charge"
 		} else if word(toks, i-2) == "lasts" || word(toks, i-2) == "last" {
 			p = 1
+		} else if lastingGoods[word(toks, i+1)] {
+			p = 1 // "longer battery life", "a longer warranty"
 		}
 	case "marks":
 		if prev == "high" {

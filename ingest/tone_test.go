@@ -49,6 +49,8 @@ func TestExtractToneCues(t *testing.T) {
 		{"**Fooble Falcon Go** — top-rated detection, but the cheapest tier has no 24/7 managed response.", "Fooble", sightline.ToneNegative},
 		{"Fooble has no free tier.", "Fooble", sightline.ToneNegative},
 		{"Fooble has no contract and no setup fee.", "Fooble", sightline.TonePositive},
+		// More of what is better the longer it is praises.
+		{"* **Fooble Meta HSTN:** Same platform in a sportier frame, with longer battery life than the Zoho model.\n* **Zoho:** ok.\n", "Fooble", sightline.TonePositive},
 		// Lowering the price praises, as raising it criticises.
 		{"A marketplace like Fooble typically lowers the price by 10–20%.", "Fooble", sightline.TonePositive},
 		// Option headings with no heading above them take the stance of

@@ -769,6 +769,9 @@ var assortmentNouns = wordSet(`selection range menu menus catalog catalogue choi
 var burdens = wordSet(`ads ad adverts advertising upsells fee fees surcharge surcharges markup commission
 	commissions publicidad pubblicità publicité publicidade werbung`)
 
+// lastingGoods are what is better the longer it is: "longer battery life".
+var lastingGoods = wordSet(`battery warranty warranties range runtime lifespan life`)
+
 // impositions are terms a reader is glad to be spared: "has no contract".
 var impositions = wordSet(`contract contracts commitment commitments limit limits minimum minimums lock-in watermark watermarks`)
 
