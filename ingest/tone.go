@@ -545,8 +545,9 @@ func polarity(toks []token, i int) int {
 				}
 			}
 		}
-	case "widely", "très", "largement":
-		// "widely used", "widely available", "très utilisé": many choose it.
+	case "widely", "très", "largement", "veel":
+		// "widely used", "widely available", "très utilisé", "veel
+		// gekozen": many choose it.
 		if widelyDone[word(toks, i+1)] {
 			p = 1
 		}
@@ -768,9 +769,19 @@ func (e *extraction) leadInTone(l line) int {
 	return 0
 }
 
-// lineTone is the stance of a lead-in or heading's evaluative words.
+// lineTone is the stance of a lead-in or heading's evaluative words; of a
+// paragraph, its last sentence leads in ("Glycinate is well absorbed. The
+// brands that show up most in reviews are:").
 func (e *extraction) lineTone(il line) int {
-	toks := tokenize(e.d.text, il.start, il.end)
+	start := il.start
+	if il.kind == lineParagraph {
+		for _, u := range e.d.units {
+			if u.start >= il.start && u.end <= il.end {
+				start = u.start
+			}
+		}
+	}
+	toks := tokenize(e.d.text, start, il.end)
 	score := 0
 	for i, t := range toks {
 		if t.punct || neutralLeadWords[t.w] {

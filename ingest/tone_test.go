@@ -53,6 +53,9 @@ func TestExtractToneCues(t *testing.T) {
 		{"* **Fooble Meta HSTN:** Same platform in a sportier frame, with longer battery life than the Zoho model.\n* **Zoho:** ok.\n", "Fooble", sightline.TonePositive},
 		// Lowering the price praises, as raising it criticises.
 		{"A marketplace like Fooble typically lowers the price by 10–20%.", "Fooble", sightline.TonePositive},
+		// A paragraph leads in with its last sentence.
+		{"De beste fiets hangt af van je budget. Veel gekozen merken zijn:\n\n* **Fooble:** Degelijke fietsen.\n* **Zoho:** Licht.\n", "Fooble", sightline.TonePositive},
+		{"Glycinate is well absorbed and gentle. The brands that show up most in reviews are:\n\n- **Fooble Magnesium:** Sold at most pharmacies.\n- **Zoho Mag:** Sold online.\n", "Fooble", sightline.ToneNeutral},
 		// Option headings with no heading above them take the stance of
 		// the paragraph that leads into them.
 		{"These are the CDNs worth shortlisting:\n\n### 1. Zoho\n- Free plan\n\n### 2. Fooble\n- Pay as you go\n", "Fooble", sightline.TonePositive},

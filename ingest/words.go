@@ -731,7 +731,7 @@ var followingSizes = wordSet(`cult loyal devoted dedicated huge large big massiv
 // a brand: "widely used", "très utilisé"; not "varies widely".
 var widelyDone = wordSet(`used adopted available praised recommended trusted loved liked respected regarded
 	considered cited stocked sold supported accepted utilisé utilisée utilisés utilisées apprécié appréciée
-	recommandé recommandée`)
+	recommandé recommandée gekozen gebruikt`)
 
 // readerNouns are the readers an answer speaks of after "so": "so renters
 // can install it".
