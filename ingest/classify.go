@@ -89,8 +89,8 @@ func (e *extraction) view(ui int) *sentenceView {
 			if thoughPairs[t.w+" "+word(toks, i+1)] {
 				kind = 't' // "anche se", "auch wenn", "même si": though
 			}
-			if t.w == "mais" && toks[i-1].w != "," {
-				kind = 0 // Portuguese "mais" is "more"; French "mais" follows a comma
+			if t.w == "mais" && toks[i-1].w != "," && !frenchClauseOpeners[word(toks, i+1)] {
+				kind = 0 // Portuguese "mais" is "more"; French "mais" follows a comma or opens a clause ("mais avec")
 			}
 			boundary = kind != 0
 		}
@@ -231,8 +231,13 @@ func (e *extraction) classify(m match) classification {
 }
 
 func (e *extraction) mentionType(ui int, v *sentenceView, k, brand int) sightline.MentionType {
-	if e.recommends(v, k) {
-		return sightline.MentionRecommendation
+	// The sentence may advise the brand where it names it again: "If you
+	// drive a Tesla, the Tesla Universal Wall Connector is the one to get";
+	// not where it names what the reader uses ("if you use Stripe online").
+	for i := k; i < len(v.toks); i++ {
+		if (i == k || v.brandAt[i] == brand && !v.afterCondition(i)) && e.recommends(v, i) {
+			return sightline.MentionRecommendation
+		}
 	}
 	// The sentence may weigh the brand where it names it again: "Gap and
 	// Old Navy share a parent; Old Navy is cheaper, while Gap …".
@@ -248,6 +253,17 @@ func (e *extraction) mentionType(ui int, v *sentenceView, k, brand int) sightlin
 		return sightline.MentionListing
 	}
 	return sightline.MentionReference
+}
+
+// afterCondition reports whether an "if" or "unless" opens the part of
+// token i's clause before it: "the cheapest option if you use Zoho's apps".
+func (v *sentenceView) afterCondition(i int) bool {
+	for j := i - 1; j >= 0 && v.clause[j] == v.clause[i]; j-- {
+		if conditionWords[v.toks[j].w] {
+			return true
+		}
+	}
+	return false
 }
 
 // optionLine reports whether the brand at token k leads a list item, a
@@ -331,10 +347,11 @@ func (e *extraction) recommends(v *sentenceView, k int) bool {
 		return true
 	}
 	// A verb of choice right before the brand: "pick Uniqlo", "Use Wise",
-	// "go with On", "consider Gusto".
+	// "go with On", "consider Gusto", "regardez aussi MOO".
 	for i := k - 1; i >= 0 && k-i <= 2; i-- {
 		switch word(toks, i) {
-		case "pick", "picks", "choose", "chooses", "use", "consider", "try", "get", "opt", "prefer":
+		case "pick", "picks", "choose", "chooses", "use", "consider", "try", "get", "opt", "prefer",
+			"regardez", "mira", "guarda", "bekijk", "confira":
 			return !negated(toks, i) && (i == firstWord(toks) || word(toks, i-1) != "to" || word(toks, i-2) == "want")
 		case "with":
 			return word(toks, i-1) == "go"
@@ -530,11 +547,15 @@ func recommendationCue(toks []token, i int) bool {
 		return word(toks, i-1) == "the" && !optionNouns[word(toks, i+1)] && !optionNouns[word(toks, i+2)] && word(toks, i+1) != "ones"
 	case "winner", "go-to", "must-have":
 		return true
+	case "lohnt", "lohnen":
+		// "lohnt sich der Blick auf den Bosch Indego": it is worth it.
+		return word(toks, i+1) == "sich" && !negated(toks, i)
 	case "meilleur", "meilleure", "mejor", "melhor", "beste", "miglior", "migliore":
 		// "le meilleur choix", "la mejor opción", "die beste Wahl": "the
 		// best choice" in the languages answers come in; "la mejor
-		// valorada": the best-rated.
-		return (foreignChoices[word(toks, i+1)] || foreignRated[word(toks, i+1)] && nameArticles[word(toks, i-1)]) && !negated(toks, i)
+		// valorada": the best-rated; not "le meilleur choix de papiers": the
+		// widest selection of papers.
+		return (foreignChoices[word(toks, i+1)] && !selectionOf(toks, i+1) || foreignRated[word(toks, i+1)] && nameArticles[word(toks, i-1)]) && !negated(toks, i)
 	case "meilleurs", "meilleures", "mejores", "melhores", "besten", "migliori":
 		// "una de las mejores opciones", "una delle scelte migliori": one
 		// of the best choices, the adjective before or after its noun.
@@ -549,15 +570,27 @@ func recommendationCue(toks []token, i int) bool {
 	}
 	// "ist eine gute Wahl", "est un bon choix", "es una buena opción":
 	// "is a good choice" in the languages answers come in; after a lead's
-	// colon a choice goes without the article ("ConTe.it: ottima scelta"),
-	// not an option ("Tassimo: buena opción").
-	if goodChoices[w] && foreignGood[word(toks, i-1)] && (foreignA[word(toks, i-2)] || i >= 2 && toks[i-2].w == ":" && !optionWords[w]) {
+	// colon or a semicolon a choice goes without the article ("ConTe.it:
+	// ottima scelta", "40 punti; ottima scelta"), not an option ("Tassimo:
+	// buena opción").
+	if goodChoices[w] && foreignGood[word(toks, i-1)] && (foreignA[word(toks, i-2)] || i >= 2 && (toks[i-2].w == ":" || toks[i-2].w == ";") && !optionWords[w]) {
 		return !negated(toks, i-2)
 	}
 	// "é a escolha certa", "la scelta giusta", "die richtige Wahl": "the
 	// right choice", the adjective after or before its noun.
 	if goodChoices[w] && (foreignRight[word(toks, i+1)] && (romanceArticles[word(toks, i-1)] || word(toks, i-1) == "a") || foreignRight[word(toks, i-1)] && nameArticles[word(toks, i-2)]) {
 		return !negated(toks, i-2)
+	}
+	return false
+}
+
+// selectionOf reports whether the choice noun at i is followed by "of" and
+// a bare noun, a selection of things: "le meilleur choix de papiers".
+func selectionOf(toks []token, i int) bool {
+	switch word(toks, i+1) {
+	case "of", "de", "di", "van", "von", "do", "da":
+		next := word(toks, i+2)
+		return next != "" && !articles[next] && !romanceArticles[next] && !nameArticles[next] && !allDigits(next)
 	}
 	return false
 }
@@ -652,10 +685,11 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				asBefore(toks, i) && (v.clause[i] == c || v.firstBrand() == k) {
 				return true
 			}
-		case "que", "als", "dan", "che", "di":
+		case "que", "als", "dan", "che", "di", "della", "del", "dello", "dei", "degli", "delle":
 			// "más barato que Zendesk", "günstiger als Zendesk", "plus
-			// chers que ceux de Free", "più care di Sicily by Car"
-			if t.w == "di" && word(toks, i-2) != "più" && word(toks, i-2) != "meno" {
+			// chers que ceux de Free", "più care di Sicily by Car", "più
+			// basso della Singer"
+			if t.w != "que" && t.w != "als" && t.w != "dan" && t.w != "che" && word(toks, i-2) != "più" && word(toks, i-2) != "meno" {
 				break // "di" is mostly "of"
 			}
 			j := thoseOf(toks, i+1)
@@ -947,6 +981,9 @@ func predicateComparative(toks []token, i int) bool {
 		if nw := word(toks, i+1); (nw == "" || nw == "than" || allDigits(nw)) && !costVerbs[word(toks, i-1)] {
 			return false // but "cost less, though …"
 		}
+		if n := word(toks, i-2); andWords[word(toks, i-1)] && (allDigits(n) || numberWords[n]) {
+			return false // "three or more quotes": a number
+		}
 	} else if !comparatives[w] && !foreignComparatives[w] {
 		return false
 	}
@@ -1102,8 +1139,9 @@ func (e *extraction) enumerated(v *sentenceView, k int) bool {
 		case "include", "includes", "are", "namely", "son", "sont", "são", "sind", "zijn", "sono", "incluyen", "incluem":
 			// Not "if you are comparing costs, A …": the verb's clause ended
 			// before the brand; not "A, B and C are all owned by D": the
-			// brands follow the verb.
-			return n >= 2 && v.clause[i] == v.clause[k] && v.itemsBetween(e.d.text, i+1, k)
+			// brands follow the verb; not "…, as are Match and OkCupid": more
+			// of what the sentence said.
+			return n >= 2 && v.clause[i] == v.clause[k] && v.itemsBetween(e.d.text, i+1, k) && word(toks, i-1) != "as"
 		}
 		if toks[i].punct && toks[i].w == ":" {
 			// "Options: A, B and C", not "Lexie B2 Plus: Powered by Bose

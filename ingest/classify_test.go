@@ -30,6 +30,23 @@ func TestExtractMentionType(t *testing.T) {
 		{"1. **Taxfix** – per App.\n2. **WISO Steuer** – Der Klassiker; etwas teurer als die Konkurrenz, dafür sehr gründlich.\n", []string{"WISO Steuer", "Taxfix"}, "WISO Steuer", sightline.MentionListing},
 		// Italian measures "più care di" against a brand.
 		{"- **Sicily by Car:** la flotta più grande.\n- **Hertz** ed **Europcar:** più care di Sicily by Car, ma con auto più nuove.\n", []string{"Hertz", "Europcar", "Sicily by Car"}, "Hertz", sightline.MentionComparison},
+		// "as are" names more of what the sentence said, no options.
+		{"Both Hinge and Tinder are owned by Match Group, as are Match and OkCupid.", []string{"OkCupid", "Hinge", "Tinder", "Match Group", "Match"}, "OkCupid", sightline.MentionReference},
+		// Advice given where the sentence names the brand again, not where
+		// it names what the reader already uses.
+		{"If you drive a Fooble, or plan to, the Fooble Universal Wall Connector is the one to get.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},
+		{"For a small studio, Fooble Terminal works well if you already use Fooble online.", []string{"Fooble"}, "Fooble", sightline.MentionReference},
+		// "the best choice of papers" is the widest selection, no advice.
+		{"### 1. Zoho – le plus simple\n### 2. Fooble – le meilleur choix de papiers\n- Grands tirages\n", []string{"Fooble", "Zoho"}, "Fooble", sightline.MentionListing},
+		// "a great choice" in Italian after a semicolon; "più … della"
+		// measures against a brand as "più … di" does.
+		{"- **Fooble CS10s:** leggera, con 40 punti; ottima scelta per chi vuole imparare.\n- **Zoho 4423:** potente.\n", []string{"Fooble", "Zoho"}, "Fooble", sightline.MentionRecommendation},
+		{"- **Zoho 4423:** potente.\n- **Fooble K132A:** semplice, a un prezzo più basso della Zoho.\n", []string{"Fooble", "Zoho"}, "Fooble", sightline.MentionComparison},
+		// "three or more" is a number, no comparison.
+		{"Zoho is big. Getting three or more quotes through a marketplace like Fooble typically lowers the price.", []string{"Fooble", "Zoho"}, "Fooble", sightline.MentionExample},
+		// Advice to look at a brand, and "it is worth it" in German.
+		{"Si vous voulez un petit tirage, regardez aussi Fooble.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},
+		{"Wenn dein Garten groß ist, lohnt sich der Blick auf den Fooble Indego.", []string{"Fooble"}, "Fooble", sightline.MentionRecommendation},
 		// "the best-rated" in Spanish.
 		{"- **Mutua Madrileña:** la mejor valorada por sus clientes, aunque sus primas no son las más baratas.\n- **AXA:** descuentos.\n", []string{"Mutua Madrileña", "AXA"}, "Mutua Madrileña", sightline.MentionRecommendation},
 		// "a good choice" in Italian after a label's colon.

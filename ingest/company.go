@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Naming recognised brands: which capitalised phrases are names although
@@ -86,19 +87,29 @@ func (e *extraction) companyName(p phrase) string {
 		q.to--
 		return e.companyName(q) + "!"
 	}
-	// "RED by SFR": a product by its maker is the maker's; a work by a
-	// person ("Waking Up by Sam Harris") keeps its own name.
+	// "RED by SFR", "Filmora by Wondershare": a product by its maker is
+	// the maker's; a work by a person ("Waking Up by Sam Harris") keeps its
+	// own name.
 	for j := p.from + 1; j+1 < p.to; j++ {
 		if toks[j].w == "by" && e.isNameToken(toks[j+1], true) && !firstNames[toks[j+1].w] {
 			return e.companyName(e.classifyPhrase(p.unit, toks, j+1, p.to))
 		}
 	}
-	if p.knownTo == p.to || p.knownTo > p.from && !corporateWords[toks[p.to-1].w] && !ordinaryWords(toks[p.from:p.knownTo]) && !p.knownPossessive {
+	if word(toks, p.to) == "by" {
+		for _, q := range e.phrases(p.unit) {
+			if q.from == p.to+1 && !q.rejected && !q.ordinary && !q.tracked && !e.placeOrPerson(q) {
+				return e.companyName(q)
+			}
+		}
+	}
+	if p.knownTo == p.to || p.knownTo > p.from && !corporateWords[toks[p.to-1].w] && !ordinaryWords(toks[p.from:p.knownTo]) && !p.knownPossessive &&
+		word(toks, p.from-1) != "from" {
 		// A well-known brand keeps its whole name ("Pottery Barn") and
 		// sheds a product's words ("Anker SOLIX F2000"), not a company's
-		// ("Ally Bank" beside a listed "Ally"); a listed ordinary word
-		// or possessive opening a longer name is no maker ("Power BI",
-		// "Carter's Desk").
+		// ("Ally Bank" beside a listed "Ally", "the JuiceBox from Enel X
+		// Way", where a product comes from its maker named whole); a
+		// listed ordinary word or possessive opening a longer name is no
+		// maker ("Power BI", "Carter's Desk").
 		return e.nameOf(p, toks[p.from:p.knownTo], p.knownPossessive)
 	}
 	ts := toks[p.from:p.to]
@@ -127,6 +138,15 @@ func (e *extraction) companyName(p phrase) string {
 		}
 		if n > 2 && !isCommonWord(ts[n-1].w) && !corporateWords[ts[n-1].w] && unicode.IsUpper(rs[0]) && e.writtenLower(ts[n-1].start, ts[n-1].end) {
 			n-- // "Magnesium Glycinate" beside "magnesium glycinate is": the product's kind; two words stay a name ("Green Chef")
+			continue
+		}
+		if n > 2 && attributeWord(ts[n-1].w) && !corporateWords[ts[n-1].w] && !nameConnectors[ts[n-2].w] {
+			// "Doctor's Best High Absorption": a quality the product
+			// offers, with the ordinary words that qualify it.
+			n--
+			for n > 2 && isCommonWord(ts[n-1].w) && !corporateWords[ts[n-1].w] && !nameConnectors[ts[n-1].w] {
+				n--
+			}
 			continue
 		}
 		if model && ts[n-1].w == "+" {
@@ -166,6 +186,9 @@ func (e *extraction) companyName(p phrase) string {
 			ts = ts[:1] // "Level Lock" beside level.co: the site's owner and its product
 		case first == 1 && makers[head.w]:
 			ts = ts[:1] // "Google Analytics", "Microsoft Defender": the maker's product
+		case word(toks, p.from-1) == "from" && !sourceNouns[word(toks, p.from-2)] && !p.initial:
+			// "the JuiceBox from Enel X Way": what a product comes from is
+			// its maker, named whole.
 		case len(ts) == first+1 && head.w == second.w:
 			// "Nom Nom": a name that repeats its word
 		case e.collaboration(toks, p.to):
@@ -230,7 +253,11 @@ func (e *extraction) nameOf(p phrase, ts []token, possessive bool) string {
 		start += len([]rune(w)) - len([]rune(unelided(w))) // "d'Orange": the name after its elided article
 	}
 	name := string(d.text[start:end])
-	if maker, ok := productMakers[strings.ToLower(name)]; ok {
+	maker, ok := productMakers[strings.ToLower(name)]
+	if m := e.makerWrittenBefore(name); m != "" {
+		maker, ok = m, true // "Teams Phone" beside "Microsoft Teams": that maker's product
+	}
+	if ok {
 		// "Chrome and Edge": the browsers of Google and Microsoft.
 		if !slices.Contains(e.writtenAs[maker], name) {
 			e.writtenAs[maker] = append(e.writtenAs[maker], name)
@@ -238,6 +265,34 @@ func (e *extraction) nameOf(p phrase, ts []token, possessive bool) string {
 		return maker
 	}
 	return name
+}
+
+// makerWrittenBefore returns the maker the answer writes right before name
+// ("Microsoft Teams" for "Teams"), "" when it writes none there.
+func (e *extraction) makerWrittenBefore(name string) string {
+	text := string(e.d.text)
+	for i := 0; ; {
+		j := strings.Index(text[i:], " "+name)
+		if j < 0 {
+			return ""
+		}
+		j += i
+		i = j + 1
+		after, _ := utf8.DecodeRuneInString(text[j+1+len(name):])
+		if j+1+len(name) < len(text) && isWordRune(after) {
+			continue
+		}
+		k := strings.LastIndexFunc(text[:j], func(r rune) bool { return !isWordRune(r) })
+		if k >= 0 {
+			_, size := utf8.DecodeRuneInString(text[k:])
+			k += size
+		} else {
+			k = 0
+		}
+		if maker := text[k:j]; makers[strings.ToLower(maker)] && capitalised([]rune(maker)) {
+			return maker
+		}
+	}
 }
 
 // firmAct reports whether the words from token k say what a company does

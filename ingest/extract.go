@@ -88,9 +88,35 @@ func (e *extraction) tokens(ui int) []token {
 	if !ok {
 		u := e.d.units[ui]
 		t = tokenize(e.d.text, u.start, u.end)
+		dutchConjunctions(t)
 		e.toks[ui] = t
 	}
 	return t
+}
+
+// dutchConjunctions reads "en" and "of" of a Dutch sentence as "and" and
+// "or" ("Budget Energie en Vandebron", "zoals Independer of Pricewise"),
+// where French "en" is "in" and English "of" joins a name ("Bank of
+// America"). A sentence is Dutch when two of its words are Dutch function
+// words no other language answers come in writes.
+func dutchConjunctions(toks []token) {
+	n := 0
+	for _, t := range toks {
+		if dutchWords[t.w] {
+			n++
+		}
+	}
+	if n < 2 {
+		return
+	}
+	for i := range toks {
+		switch toks[i].w {
+		case "en":
+			toks[i].w = "and"
+		case "of":
+			toks[i].w = "or"
+		}
+	}
 }
 
 func (e *extraction) inChip(pos int) bool {

@@ -227,6 +227,16 @@ func (b *builder) blocks(n ast.Node, kind lineKind, list, intro int) {
 						b.d.lines[li].heading = h
 					}
 				}
+				// With none above it, a heading's lead-in is the paragraph
+				// before it that ends in a colon ("these are the CDNs worth
+				// shortlisting:" over "### 1. Cloudflare"), or its sibling's.
+				if b.d.lines[li].heading < 0 {
+					if p := li - 1; p >= 0 && b.d.lines[p].kind == lineParagraph && strings.HasSuffix(strings.TrimRight(string(b.d.text[b.d.lines[p].start:b.d.lines[p].end]), " "), ":") {
+						b.d.lines[li].intro = p
+					} else if sib := b.levels[c.Level]; sib >= 0 {
+						b.d.lines[li].intro = b.d.lines[sib].intro
+					}
+				}
 			}
 			b.inlines(c)
 			b.endLine()

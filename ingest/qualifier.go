@@ -74,7 +74,7 @@ func conditionalCue(toks []token, i int) bool {
 		if word(toks, i-1) == "as" && word(toks, i+1) == "as" {
 			return true
 		}
-	case "for":
+	case "for", "voor":
 		switch word(toks, i-1) {
 		case "best", "better", "ideal", "suited":
 			return true
@@ -85,8 +85,14 @@ func conditionalCue(toks []token, i int) bool {
 		}
 		for k := i + 1; k < len(toks) && k-i <= 4 && !toks[k].punct && !predicateVerbs[word(toks, k)]; k++ {
 			switch word(toks, k) {
-			case "that", "who", "whose", "with", "looking", "needing", "wanting", "seeking", "requiring":
+			case "that", "who", "whose", "looking", "needing", "wanting", "seeking", "requiring", "die":
 				return k > i+1
+			case "with", "met":
+				// "for runners with wide feet", "voor huishoudens met
+				// zonnepanelen": people with something; not "for web
+				// scraping with residential proxies", a use.
+				n := word(toks, k-1)
+				return k > i+1 && (readerNouns[n] || strings.HasSuffix(n, "s") && !strings.HasSuffix(n, "ss"))
 			}
 			// "for companies hiring a few roles": a participle after a plural
 			if w, n := word(toks, k), word(toks, k-1); k > i+1 && strings.HasSuffix(w, "ing") && len(w) > 5 && strings.HasSuffix(n, "s") && len(n) > 4 && !stopNames[n] && !ingNouns[w] {

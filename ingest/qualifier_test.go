@@ -23,6 +23,11 @@ func TestExtractQualifier(t *testing.T) {
 		{"If you want an app that replaced Mint, the two most common picks are YNAB and Monarch Money.", []string{"Monarch Money", "YNAB", "Mint"}, "Monarch Money", sightline.QualifierConditional},
 		{"If you need a cheap plan, Gusto is fine.", []string{"Gusto"}, "Gusto", sightline.QualifierConditional},
 		{"Gusto is fine for most people.", []string{"Gusto"}, "Gusto", sightline.QualifierDirect},
+		// People with something are a reader situation, in Dutch too; a use
+		// with something is none.
+		{"Gusto is great for runners with wide feet.", []string{"Gusto"}, "Gusto", sightline.QualifierConditional},
+		{"Gusto rekent hoge kosten, dus voor huishoudens met veel zonnepanelen is het een dure keuze.", []string{"Gusto"}, "Gusto", sightline.QualifierConditional},
+		{"For large-scale web scraping with residential proxies, the providers most often compared are Gusto and Zoho.", []string{"Gusto", "Zoho"}, "Gusto", sightline.QualifierDirect},
 		// Italian and Portuguese "se" is "if" before the reader's verb;
 		// Spanish and French "se" before a verb of the brand's is none.
 		{"Se cerchi una city car economica, la Dacia Sandero è una delle scelte migliori.", []string{"Dacia"}, "Dacia", sightline.QualifierConditional},

@@ -60,6 +60,13 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 			mine[ci] = true
 		}
 	}
+	// "**Avoid:** the JuiceBox from Enel X Way": a label's advice against
+	// is about what follows its colon.
+	if f := firstWord(toks); f >= 0 && avoidVerbs[toks[f].w] {
+		if colon := labelColon(toks, f); colon > 0 && v.clause[k] == v.clause[colon] && owner[v.clause[f]] == -1 {
+			mine[v.clause[f]] = true
+		}
+	}
 	v.subjectAsides(brand, k, owner, mine)
 	c := v.clause[k]
 	main, but := 0, 0
@@ -107,8 +114,8 @@ func (e *extraction) tone(v *sentenceView, k int, lead bool) int {
 		if p == 0 {
 			continue
 		}
-		if afterThan(toks, i, k) || (outdoes[toks[i].w] || ranksAgainst(toks, i)) && k > i {
-			p = -p // "outclassed by EyeBuyDirect": the one after the verb wins
+		if afterThan(toks, i, k) || (outdoes[toks[i].w] || ranksAgainst(toks, i)) && (k > i || objectPronouns[word(toks, i+1)] && !v.subjectBefore(i)) {
+			p = -p // "outclassed by EyeBuyDirect": the one after the verb wins; "local installers beat them": they lose
 		}
 		if objectOfComparison(toks, i, k) {
 			continue // "the most complete alternative to Google Analytics"
@@ -372,6 +379,8 @@ func polarity(toks []token, i int) int {
 		}
 	case strings.HasPrefix(w, "poorly-") || strings.HasPrefix(w, "badly-") || strings.HasPrefix(w, "worst-"):
 		p = -1
+	case inflectedJudgement(w) != 0:
+		p = inflectedJudgement(w) // "Empfehlenswerte Modelle", "zuverlässige Geräte": the stem judges
 	}
 	if w == "mixed" && i+1 < len(toks) && !toks[i+1].punct && !judgmentNouns[toks[i+1].w] {
 		p = 0 // "mixed terrain" is a kind of ground; "mixed reviews" a verdict
@@ -536,8 +545,9 @@ func polarity(toks []token, i int) int {
 				}
 			}
 		}
-	case "widely", "très", "largement":
-		// "widely used", "widely available", "très utilisé": many choose it.
+	case "widely", "très", "largement", "veel":
+		// "widely used", "widely available", "très utilisé", "veel
+		// gekozen": many choose it.
 		if widelyDone[word(toks, i+1)] {
 			p = 1
 		}
@@ -621,6 +631,21 @@ func polarity(toks []token, i int) int {
 		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
 			p = -1 // "cobra tarifas mensais": charges monthly fees
 		}
+	case "no":
+		// "the cheapest tier has no 24/7 managed response": what it lacks;
+		// not "has no ads", "has no contract", "has no issues".
+		if offerVerbs[prev] {
+			p = -1
+			for j := i + 1; j < len(toks) && j-i <= 4 && !toks[j].punct; j++ {
+				if w := toks[j].w; burdens[w] || costNouns[w] || impositions[w] || negativeWords[w] {
+					p = 0
+				}
+			}
+		}
+	case "lowers", "lowered", "reduces", "reduce", "reduced", "cuts":
+		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
+			p = 1 // "typically lowers the price by 10–20%"
+		}
 	case "raises", "raise", "raised", "hikes", "sube", "suben", "subió", "aumenta", "aumentan", "augmente", "erhöht", "verhoogt":
 		if priceNouns[word(toks, i+1)] || priceNouns[word(toks, i+2)] {
 			p = -1 // "raises prices every year", "sube los precios"
@@ -652,6 +677,8 @@ func polarity(toks []token, i int) int {
 			p = 1 // "lasts far longer on a charge"
 		} else if word(toks, i-2) == "lasts" || word(toks, i-2) == "last" {
 			p = 1
+		} else if lastingGoods[word(toks, i+1)] {
+			p = 1 // "longer battery life", "a longer warranty"
 		}
 	case "marks":
 		if prev == "high" {
@@ -722,7 +749,7 @@ func unelided(w string) string {
 // ("to avoid"), or none ("Top options", "Popular options include").
 func (e *extraction) leadInTone(l line) int {
 	intro := l.intro
-	if l.kind != lineItem || intro < 0 {
+	if l.kind != lineItem && l.kind != lineHeading || intro < 0 {
 		intro = l.heading
 	}
 	if intro < 0 {
@@ -742,9 +769,19 @@ func (e *extraction) leadInTone(l line) int {
 	return 0
 }
 
-// lineTone is the stance of a lead-in or heading's evaluative words.
+// lineTone is the stance of a lead-in or heading's evaluative words; of a
+// paragraph, its last sentence leads in ("Glycinate is well absorbed. The
+// brands that show up most in reviews are:").
 func (e *extraction) lineTone(il line) int {
-	toks := tokenize(e.d.text, il.start, il.end)
+	start := il.start
+	if il.kind == lineParagraph {
+		for _, u := range e.d.units {
+			if u.start >= il.start && u.end <= il.end {
+				start = u.start
+			}
+		}
+	}
+	toks := tokenize(e.d.text, start, il.end)
 	score := 0
 	for i, t := range toks {
 		if t.punct || neutralLeadWords[t.w] {

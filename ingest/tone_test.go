@@ -20,14 +20,52 @@ func TestExtractToneCues(t *testing.T) {
 		{"Evite a Cielo e a Rede se você é MEI.", "Cielo", sightline.ToneNegative},
 		{"Evite a Cielo e a Rede se você é MEI.", "Rede", sightline.ToneNegative},
 		{"Évitez Fooble si vous voyagez souvent.", "Fooble", sightline.ToneNegative},
+		{"**Avoid:** the JuiceBox from Fooble. The company pulled out.", "Fooble", sightline.ToneNegative},
 		// A bold line alone heads the list after it as a lead-in does.
 		{"Intro.\n\n**Also worth considering**\n- **Sennheiser Momentum 4**: 60-hour battery life.\n- **Fooble Px7**: premium build.\n", "Sennheiser", sightline.TonePositive},
 		{"Intro.\n\n**Online lenders**\n- **Sennheiser Momentum 4**: 60-hour battery life.\n- **Fooble Px7**: premium build.\n", "Sennheiser", sightline.ToneNeutral},
+		// French "mais" opening a clause with no comma before it is "but".
+		{"Regardez aussi Fooble, plus cher mais avec un papier épais remarquable.", "Fooble", sightline.TonePositive},
+		// The widest coverage praises as the widest selection does.
+		{"* **Fooble:** The widest suburban coverage.\n* **Zoho:** Cheap.\n", "Fooble", sightline.TonePositive},
+		// Evaluative words: a bankruptcy, an uncertain future and an
+		// expensive choice criticise; a market leader, practical options,
+		// design freedom, fast delivery, competitive prices and the lowest
+		// price praise, in the languages answers come in.
+		{"Fooble filed for bankruptcy in 2024, so warranty support is uncertain.", "Fooble", sightline.ToneNegative},
+		{"Voor huishoudens met veel zonnepanelen is Fooble een dure keuze.", "Fooble", sightline.ToneNegative},
+		{"Fooble is the market leader for phishing simulations.", "Fooble", sightline.TonePositive},
+		{"Fooble and Zoho are still the most practical options for getting around.", "Fooble", sightline.TonePositive},
+		{"Fooble gives you more design freedom.", "Fooble", sightline.TonePositive},
+		{"### 4. Fooble – livraison rapide\n- Commande simple\n", "Fooble", sightline.TonePositive},
+		{"Provedores como Fooble oferecem preços competitivos.", "Fooble", sightline.TonePositive},
+		{"Fooble scoort in vergelijkingen vaak het laagst op de jaarprijs.", "Fooble", sightline.TonePositive},
+		// Others beating the brands, named again by a pronoun, criticises
+		// them; a brand beating them is praised.
+		{"National installers include Fooble and Zoho, but local installers often beat them on price.", "Fooble", sightline.ToneNegative},
+		{"Fooble beats them on price.", "Fooble", sightline.TonePositive},
+		// What a brand has none of is a lack, unless it is a burden or a
+		// term the reader is spared.
+		{"**Fooble Falcon Go** — top-rated detection, but the cheapest tier has no 24/7 managed response.", "Fooble", sightline.ToneNegative},
+		{"Fooble has no free tier.", "Fooble", sightline.ToneNegative},
+		{"Fooble has no contract and no setup fee.", "Fooble", sightline.TonePositive},
+		// More of what is better the longer it is praises.
+		{"* **Fooble Meta HSTN:** Same platform in a sportier frame, with longer battery life than the Zoho model.\n* **Zoho:** ok.\n", "Fooble", sightline.TonePositive},
+		// Lowering the price praises, as raising it criticises.
+		{"A marketplace like Fooble typically lowers the price by 10–20%.", "Fooble", sightline.TonePositive},
+		// A paragraph leads in with its last sentence.
+		{"De beste fiets hangt af van je budget. Veel gekozen merken zijn:\n\n* **Fooble:** Degelijke fietsen.\n* **Zoho:** Licht.\n", "Fooble", sightline.TonePositive},
+		{"Glycinate is well absorbed and gentle. The brands that show up most in reviews are:\n\n- **Fooble Magnesium:** Sold at most pharmacies.\n- **Zoho Mag:** Sold online.\n", "Fooble", sightline.ToneNeutral},
+		// Option headings with no heading above them take the stance of
+		// the paragraph that leads into them.
+		{"These are the CDNs worth shortlisting:\n\n### 1. Zoho\n- Free plan\n\n### 2. Fooble\n- Pay as you go\n", "Fooble", sightline.TonePositive},
+		{"These are the main CDNs:\n\n### 1. Zoho\n- Free plan\n\n### 2. Fooble\n- Pay as you go\n", "Fooble", sightline.ToneNeutral},
 		// "mixed" criticises reviews and results, not a blend of ground.
 		{"For mixed terrain and longer runs, the picture is more nuanced:\n\n1. **Hoka Speedgoat 6**\n2. **Brooks Cascadia 18**\n", "Hoka", sightline.ToneNeutral},
 		{"Hoka gets mixed reviews for durability.", "Hoka", sightline.ToneNegative},
 		// A list takes the stance of an endorsing lead-in in another language.
 		{"Die besten Laufschuhe für Anfänger:\n\n- **Asics Novablast 5:** viel Dämpfung.\n- **Brooks Ghost 16:** stabil.\n", "Asics", sightline.TonePositive},
+		{"Empfehlenswerte Modelle sind:\n\n- **Mammotion Luba 2:** Allradantrieb für steile Hänge.\n- **Worx Vision:** mit Kamera.\n", "Mammotion", sightline.TonePositive},
 		// "hard to beat" praises; "hard to justify" criticises.
 		{"Wyze is hard to beat on price.", "Wyze", sightline.TonePositive},
 		{"Wyze's cloud plan is tough to fault.", "Wyze", sightline.TonePositive},
@@ -247,10 +285,14 @@ func TestExtractBoldLeadNames(t *testing.T) {
 		{"product kind after a maker", "Magnesium glycinate is gentle; magnesium citrate can upset the stomach.\n\n" +
 			"- **Golden Encapsulations Magnesium Glycinate:** Hypoallergenic capsules.\n- **Paprika Magnesium Citrate:** Cheap.\n" +
 			"- **Corvan Magnesium:** Widely sold.\n", []string{"Golden Encapsulations", "Paprika", "Corvan"}},
+		{"quality after a maker", "Take magnesium with food.\n\n- **Paprika Magnesium:** Cheap.\n- **Doctor's Best High Absorption Magnesium:** Affordable.\n" +
+			"- **Corvan Magnesium:** Widely sold.\n", []string{"Paprika", "Doctor's Best", "Corvan"}},
 		{"numbered bold names", "**1. Lumora Glow Tonic**\n- Gentle.\n\n**2. Dermalia Night Cream**\n- Good for nights.\n\n**3. Paprika Balm**\n- Cheap.\n",
 			[]string{"Lumora", "Dermalia", "Paprika"}},
 		{"bold name opening with a number", "**Paprika** starts at $15 a month.\n\n**Equinox** is a luxury option.\n\n" +
 			"**24 Hour Fitness** is convenient for night owls.\n", []string{"Paprika", "Equinox", "24 Hour Fitness"}},
+		{"number run into letters leading an item", "- **Paprika:** Complete.\n- **8x8:** Unlimited calling.\n- **1-800-PACK-RAT** – Steel containers.\n" +
+			"- 4K: sharper video.\n- 5-year warranty: standard.\n", []string{"Paprika", "8x8", "1-800-PACK-RAT"}},
 		{"lower-case coinage leading an item", "Platforms:\n\n1. Paprika, with integrations.\n2. n8n, open source.\n" +
 			"3. mp3, a format.\n", []string{"Paprika", "n8n"}},
 	}

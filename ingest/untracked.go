@@ -189,6 +189,9 @@ func (e *extraction) recogniseUntracked() []string {
 	for pass := 0; pass < 2; pass++ {
 		for ui := range d.units {
 			for _, p := range e.phrases(ui) {
+				if p.rejected && e.placeNamedAsFirm(ui, p) {
+					p.rejected = false // "luxury lines such as Viking and Oceania"
+				}
 				if p.tracked || p.rejected {
 					continue
 				}
@@ -206,7 +209,7 @@ func (e *extraction) recogniseUntracked() []string {
 					// name inside a sentence; not a possessive's ("America's Test
 					// Kitchen") nor after an adverb ("Formerly Anytype Labs").
 				case e.cueBefore(ui, p) && (!p.ordinary || !p.initial) && !e.besideCommonNoun(ui, p):
-				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial || e.pairedSubject(ui, p, seen)):
+				case e.coordinated(ui, p, seen) && (!p.ordinary || !p.initial || e.pairedSubject(ui, p, seen)) && !e.featureWith(ui, p):
 				case e.knownInProse(toks, p):
 					// "sold at Home Depot", "if you pay for Datadog"
 				case pass == 0 && e.subject(ui, p) && !(described[d.lines[d.units[ui].line].list] && d.lines[d.units[ui].line].kind == lineItem && p.initial) &&
@@ -217,6 +220,11 @@ func (e *extraction) recogniseUntracked() []string {
 						e.weak[strings.ToLower(name)] = true
 					}
 				default:
+					continue
+				}
+				// "**My pick:** Artifact Uprising if …" beside the lead
+				// "**Artifact Uprising** –": a name already read whole.
+				if full := string(d.text[toks[p.from].start:toks[p.to-1].end]); seen[strings.ToLower(full)] {
 					continue
 				}
 				accept(e.companyName(p))
@@ -322,10 +330,12 @@ func (e *extraction) phrases(ui int) []phrase {
 			}
 			if string(gap) == " " && e.isNameToken(toks[j], false) {
 				if e.trackedAt(toks[j].start) && !e.trackedAt(toks[k].start) && !ordinaryWords(toks[k:j]) &&
-					e.writtenAlone(e.d.text[toks[k].start:toks[j-1].end], toks[j].w) {
-					// "Ray-Ban Meta" beside "the Ray-Ban model": a name written
-					// alone run on into a tracked one is a collaboration of two
-					// brands, where "Norton LifeLock" is a parent and its product.
+					(e.writtenAlone(e.d.text[toks[k].start:toks[j-1].end], toks[j].w) || e.namesRunInto(toks[j].start)) {
+					// "Ray-Ban Meta" beside "the Ray-Ban model", "Oakley Meta"
+					// beside "Ray-Ban Meta": a name written alone, or one of
+					// several names run on into the same tracked one, is a
+					// collaboration of two brands, where "Norton LifeLock" is a
+					// parent and its product.
 					break
 				}
 				j++
@@ -362,6 +372,36 @@ func (e *extraction) phrases(ui int) []phrase {
 	}
 	e.phraseCache[ui] = out
 	return out
+}
+
+// namesRunInto reports whether the answer runs two different names on into
+// the tracked name starting at pos ("Ray-Ban Meta", "Oakley Meta"): a
+// tracked brand has one parent, so they are its partners.
+func (e *extraction) namesRunInto(pos int) bool {
+	var name string
+	for _, m := range e.tracked {
+		if m.start == pos {
+			name = string(e.d.text[m.start:m.end])
+		}
+	}
+	var before string
+	for _, m := range e.tracked {
+		if string(e.d.text[m.start:m.end]) != name || m.start < 2 || e.d.text[m.start-1] != ' ' {
+			continue
+		}
+		toks := tokenize(e.d.text, max(0, m.start-40), m.start-1)
+		if len(toks) == 0 || toks[len(toks)-1].end != m.start-1 {
+			continue
+		}
+		t := toks[len(toks)-1]
+		if w := e.d.text[t.start:t.end]; !t.punct && capitalised(w) && !isCommonWord(t.w) {
+			if before != "" && before != t.w {
+				return true
+			}
+			before = t.w
+		}
+	}
+	return false
 }
 
 // tierName reports whether the phrase before a paid tier's "+" names a
@@ -462,6 +502,9 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	}
 	if len(words) == 1 && institutionCompound(words[0]) {
 		p.rejected = true // "Lohnsteuerhilfeverein": a kind of association
+	}
+	if inflectedJudgement(words[0]) != 0 {
+		p.rejected = true // "Empfehlenswerte Modelle sind": an adjective opens a description
 	}
 	if rs := d.text[toks[from].start:toks[from].end]; strings.Contains(toks[from].w, "-") {
 		// "British-style fell running": an ordinary word after the hyphen
@@ -1105,6 +1148,21 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			k--
 			w = word(toks, k-1)
 		}
+		if lookCue(toks, k) {
+			return !p.ordinary
+		}
+		// "e.g., Backblaze B2": the abbreviation's period, a comma after it.
+		if j := k - 1; w == "" && j >= 2 && (toks[j].w == "." && word(toks, j-1) == "e.g" || toks[j].w == "," && toks[j-1].w == "." && word(toks, j-2) == "e.g") {
+			return true
+		}
+		// "Backblaze B2 with Object Lock or Acronis": what an item of the
+		// enumeration comes with is part of that item.
+		if w == "with" && k != p.from {
+			if j := slices.IndexFunc(e.phrases(ui), func(q phrase) bool { return q.to == k-1 }); j >= 0 {
+				k = e.phrases(ui)[j].from
+				continue
+			}
+		}
 		switch w {
 		case "like":
 			prev := word(toks, k-2)
@@ -1118,6 +1176,16 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			return !featureNouns[word(toks, k-2)]
 		case "replaced", "replace", "replaces", "replacing", "ditched", "ditch":
 			return !p.ordinary // "an app that replaced Mint": what it replaced was a product too
+		case "brand", "sub-brand", "subsidiary", "marque", "marca", "marke", "merk":
+			// "its sister brand Spaces": a brand, ordinary word or not.
+			return !p.ordinary || word(toks, k-2) == "sister" || ownerWords[word(toks, k-2)]
+		case "acquired", "acquire", "acquires", "bought", "buys", "purchased", "absorbed":
+			return !p.ordinary // "Squarespace acquired Google Domains": what a company buys is a business
+		case "over":
+			switch word(toks, k-2) {
+			case "took", "take", "takes", "taking":
+				return !p.ordinary // "took over Google Domains customers"
+			}
 		case "avoid", "skip", "try", "evita", "evite", "prueba", "prova", "elige", "scegli", "kies", "probeer", "vermijd",
 			"essayez", "évitez", "vermeide":
 			return !p.ordinary // "Avoid Goldcar", not "skip Wi-Fi"
@@ -1128,6 +1196,8 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			switch word(toks, k-2) {
 			case "pick", "choice", "bet", "option", "default", "recommendation", "favorite", "favourite", "winner":
 				return true
+			case "as":
+				return k >= 3 && toks[k-3].w == "," // "…, as is Tinder": one more of what the clause said
 			}
 		case "as":
 			return word(toks, k-2) == "such" && !featureNouns[word(toks, k-3)] || k-1 == firstWord(toks) && word(toks, p.to) == "notes"
@@ -1144,6 +1214,14 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			switch word(toks, k-2) {
 			case "alternatives", "options", "brands", "models", "picks", "choices", "those":
 				return true
+			}
+		case "on":
+			// "If you traded on Coinbase", "sold on Etsy": where one trades
+			// is a platform, unless a place or a day; the answer's opening
+			// sentence names the platform the question is about ("If you
+			// sell on Amazon, research tools save hours"), no brand.
+			if platformVerbs[word(toks, k-2)] {
+				return !p.ordinary && !e.placeOrPerson(p) && ui > 0
 			}
 		case "by":
 			switch word(toks, k-2) {
@@ -1167,12 +1245,19 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 			switch word(toks, k-2) {
 			case "options", "alternatives", "choices", "contenders", "picks", "brands", "recommendations", "favorites", "favourites":
 				return true
+			case "as":
+				return k >= 3 && toks[k-3].w == "," // "owned by Match Group, as are Match and OkCupid"
 			}
 		}
 		if k-1 >= 0 && toks[k-1].punct && toks[k-1].w == ":" && k-2 >= 0 {
 			switch word(toks, k-2) {
 			case "include", "options", "alternatives", "contenders", "picks":
 				return true
+			case "pick", "choice", "bet", "winner":
+				// "**Budget pick:** the Cuisinart 3-in-1": a label opening the
+				// sentence, not "the better pick: OverDrive is built in"; an
+				// ordinary word after it opens a sentence ("Start with").
+				return labelColon(toks, firstWord(toks)) == k-1 && !p.ordinary
 			}
 		}
 		// Step back over the previous item of an enumeration.
@@ -1182,6 +1267,32 @@ func (e *extraction) cueBefore(ui int, p phrase) bool {
 		}
 		k = j
 	}
+}
+
+// lookCue reports whether advice to look at what follows ends right before
+// token k, an article and "also" allowed between: "check out", "look at",
+// "regardez aussi MOO", "der Blick auf den Bosch Indego".
+func lookCue(toks []token, k int) bool {
+	i := k - 1
+	if w := word(toks, i); nameArticles[w] || w == "den" || w == "dem" {
+		i--
+	}
+	if alsoWords[word(toks, i)] {
+		i--
+	}
+	switch word(toks, i) {
+	case "regardez", "regarde", "mira", "mire", "guarda", "guardate", "bekijk", "confira", "veja":
+		return true
+	case "out":
+		return word(toks, i-1) == "check"
+	case "at":
+		return word(toks, i-1) == "look"
+	case "auf":
+		return word(toks, i-1) == "blick"
+	case "naar":
+		return word(toks, i-1) == "kijk"
+	}
+	return false
 }
 
 // prevItem returns the first token of the enumeration item before token k
@@ -1204,6 +1315,17 @@ func (e *extraction) prevItem(ui, k int) int {
 	if tierEnd(toks, i) == i+1 {
 		i-- // "Disney+ and Max": the item before ends in its paid tier
 	}
+	if i > 0 && toks[i].w == ")" && i < k-1 {
+		// "Filmora by Wondershare (simple and cheap) and Shotcut": an
+		// aside closes the item before.
+		j := i - 1
+		for j >= 0 && toks[j].w != "(" && toks[j].w != ")" {
+			j--
+		}
+		if j > 0 && toks[j].w == "(" {
+			i = j - 1
+		}
+	}
 	if i < 0 || toks[i].punct {
 		return -1
 	}
@@ -1211,9 +1333,10 @@ func (e *extraction) prevItem(ui, k int) int {
 		if p.to != i+1 {
 			continue
 		}
-		// "Uniqlo's Smart Ankle Pants": the owner's name opens the item.
+		// "Uniqlo's Smart Ankle Pants": the owner's name opens the item,
+		// and "Filmora by Wondershare" the product made by it.
 		for _, q := range e.phrases(ui) {
-			if p.from > 0 && toks[p.from-1].poss && q.to == p.from {
+			if p.from > 0 && toks[p.from-1].poss && q.to == p.from || p.from > 1 && word(toks, p.from-1) == "by" && q.to == p.from-1 {
 				return q.from
 			}
 		}
@@ -1279,6 +1402,36 @@ func (e *extraction) coordinated(ui int, p phrase, seen map[string]bool) bool {
 		}
 	}
 	return false
+}
+
+// placeNamedAsFirm reports whether a phrase of place names is an example
+// of a kind of firm: "lines such as Viking and Oceania", "airlines like
+// Alaska". There a place's name is a company's.
+func (e *extraction) placeNamedAsFirm(ui int, p phrase) bool {
+	toks := e.tokens(ui)
+	for _, t := range toks[p.from:p.to] {
+		if !properNames[t.w] || weekdays[t.w] || months[t.w] {
+			return false
+		}
+	}
+	for k := p.from; k >= 0; {
+		switch word(toks, k-1) {
+		case "as":
+			return word(toks, k-2) == "such" && firmKinds[word(toks, k-3)]
+		case "like", "including":
+			return firmKinds[word(toks, k-2)]
+		}
+		k = e.prevItem(ui, k)
+	}
+	return false
+}
+
+// featureWith reports whether a phrase follows "with" right after a
+// name: a feature the product comes with ("Backblaze B2 with Object
+// Lock"), not an item enumerated beside the names after it.
+func (e *extraction) featureWith(ui int, p phrase) bool {
+	toks := e.tokens(ui)
+	return p.from >= 2 && word(toks, p.from-1) == "with" && e.isNameToken(toks[p.from-2], false)
 }
 
 // besideCommonNoun reports whether the phrase is enumerated with a common
@@ -1355,13 +1508,19 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	if lead > 0 && toks[lead-1].punct && !clauseStart {
 		return false
 	}
+	// "built into Photoshop, Illustrator and Express, which saves time":
+	// an item after a comma with more joined after it is no subject unless
+	// the enumeration opens the clause.
+	if lead > 0 && toks[lead-1].w == "," && e.enumerationEnd(ui, p.to) != p.to && !e.enumerationOpensClause(ui, lead) {
+		return false
+	}
 	for _, t := range toks[p.from:p.to] {
 		if properNames[t.w] || geographicWords[t.w] {
 			return false // "San Francisco's", "the Reykjanes Peninsula"
 		}
 	}
-	if firstNames[toks[p.from].w] || e.gerund(p) && !e.citedSites[toks[p.from].w] {
-		return false // a person; "Dropshipping is …", but not "Rippling is" beside rippling.com
+	if firstNames[toks[p.from].w] && !corporateWords[toks[p.to-1].w] || e.gerund(p) && !e.citedSites[toks[p.from].w] {
+		return false // a person, not "Frank Energie"; "Dropshipping is …", but not "Rippling is" beside rippling.com
 	}
 	if p.to-p.from == 1 && p.from == firstWord(toks) {
 		w, rs := toks[p.from].w, e.d.text[toks[p.from].start:toks[p.from].end]
@@ -1428,6 +1587,22 @@ func (e *extraction) subject(ui int, p phrase) bool {
 	// name no dictionary holds.
 	adverb := p.to-p.from == 1 && strings.HasSuffix(toks[p.from].w, "ly") // "Frequently recommended providers"
 	return predicateVerbs[next] || !adverb && subjectVerbs[next] || !p.ordinary && !adverb && (pastVerbs[next] || strings.HasSuffix(next, "ed") && len(next) > 4 && !e.capitalisedAt(toks, verb))
+}
+
+// enumerationOpensClause reports whether the enumeration of names that
+// token k ends ("Nextdoor and Care.com") opens its sentence or clause, or
+// k follows no name.
+func (e *extraction) enumerationOpensClause(ui, k int) bool {
+	toks := e.tokens(ui)
+	start := k
+	for j := e.prevItem(ui, start); j >= 0 && j < start; j = e.prevItem(ui, start) {
+		start = j
+	}
+	if start == k || start == firstWord(toks) {
+		return true
+	}
+	prev := word(toks, start-1)
+	return toks[start-1].punct || andWords[prev] || butWords[prev] || whileWords[prev] || prev == "that" || prev == "then"
 }
 
 // sectionLabel reports whether the colon at token colon ends a short label
@@ -1595,7 +1770,7 @@ func (e *extraction) makerAfterBy(ui int, p phrase) bool {
 		return false
 	}
 	before := p.from - 2
-	return before > firstWord(toks) && e.isNameToken(toks[before], false) && e.isNameToken(toks[before-1], false)
+	return before > firstWord(toks) && e.isNameToken(toks[before], false) && (e.isNameToken(toks[before-1], false) || !isCommonWord(toks[before].w))
 }
 
 // enumerationEnd returns the token after the names enumerated from token
@@ -1701,16 +1876,26 @@ func describedFrom(text []rune, toks []token, k int) int {
 	return k
 }
 
-// itemLeadCoinage reports whether token k is a lower-case coinage with a
-// digit between letters that opens a list item and is set off from what
-// follows ("3. n8n, open source and self-hostable"): no word, so a name.
+// itemLeadCoinage reports whether token k is a coinage that opens a list
+// item and is set off from what follows: a lower-case one with a digit
+// between letters ("3. n8n, open source and self-hostable"), or a number
+// run into letters by a hyphen or a letter between digits ("**8x8:**",
+// "**1-800-PACK-RAT** –"), not a measure ("4K", "5-year"). No word, so a
+// name.
 func (e *extraction) itemLeadCoinage(ui int, toks []token, k int) bool {
 	l := e.d.lines[e.d.units[ui].line]
 	if l.kind != lineItem || !l.first || k != firstWord(toks) || k+1 >= len(toks) || !toks[k+1].punct {
 		return false
 	}
 	rs := e.d.text[toks[k].start:toks[k].end]
-	if !unicode.IsLower(rs[0]) || isCommonWord(toks[k].w) {
+	if isCommonWord(toks[k].w) {
+		return false
+	}
+	if unicode.IsDigit(rs[0]) {
+		letters := strings.IndexFunc(string(rs), unicode.IsLetter)
+		return letters > 0 && (strings.ContainsRune(string(rs), '-') || strings.IndexFunc(string(rs[letters:]), unicode.IsDigit) > 0)
+	}
+	if !unicode.IsLower(rs[0]) {
 		return false
 	}
 	for i := 1; i+1 < len(rs); i++ {
@@ -1754,6 +1939,24 @@ func contraction(w string) bool {
 		}
 	}
 	return false
+}
+
+// inflectedJudgement is the stance of w when it is an evaluative adjective
+// with an inflection's ending ("empfehlenswerte", "günstigen", "cheaper"):
+// +1 praise, -1 criticism, 0 for any other word. Such a word opens a
+// description, never a name.
+func inflectedJudgement(w string) int {
+	for _, suf := range []string{"e", "en", "er", "es", "em"} {
+		stem, ok := strings.CutSuffix(w, suf)
+		switch {
+		case !ok || len(stem) < 5:
+		case positiveWords[stem]:
+			return 1
+		case negativeWords[stem]:
+			return -1
+		}
+	}
+	return 0
 }
 
 // institutionCompound reports whether w is a German compound ending in a
@@ -1808,13 +2011,13 @@ func (e *extraction) knownInProse(toks []token, p phrase) bool {
 	if before >= 1 && toks[before].w == "(" && e.isNameToken(toks[before-1], false) {
 		return false // "West Elm (Haven, Harmony)": the lines of the name before
 	}
-	if before >= 0 && platformPrepositions[toks[before].w] {
+	if before >= 0 && ecosystemPrepositions[toks[before].w] {
 		before--
 		if before >= 0 && strings.HasSuffix(toks[before].w, "ly") {
 			before-- // "integrates deeply with"
 		}
 	}
-	if platformVerbs[word(toks, before)] {
+	if ecosystemVerbs[word(toks, before)] {
 		return false
 	}
 	if after < len(toks) {

@@ -34,6 +34,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 			[]string{"Wyze", "Eufy"}},
 		{"column holding a tracked brand", "| Use case | Pick | Runner-up |\n|---|---|---|\n| Budget | Square | Fooble Pro |\n",
 			[]string{"Square", "Fooble"}},
+		{"geographic word opening a name", "| Layer | Budget pick | Premium pick |\n|---|---|---|\n| MDR | Square | Arctic Wolf |\n| Training | KnowBe4 | Proofpoint |\n",
+			[]string{"Square", "Arctic Wolf", "KnowBe4", "Proofpoint"}},
 		{"column of uses", "| Need | Why | Best for |\n|---|---|---|\n| Budget | Cheap | Hot Sleepers |\n", nil},
 		{"column of models", "| Brand | Model | Range |\n|---|---|---|\n| Aventon | Level.2 | 60 mi |\n| Lectric | XP 3.0 | 45 mi |\n",
 			[]string{"Aventon", "Lectric"}},
@@ -51,6 +53,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"English name in another language", "Zalando ist günstig. About You ist eine gute Wahl für junge Mode.", []string{"Zalando", "About You"}},
 		{"subject before a name it comes with", "Chromecast with Google TV is excellent for recommendations.", []string{"Chromecast"}},
 		{"technology standard", "Bluetooth LE pairs quickly. Wi-Fi 7 routers cost more. USB-C charges fast.", nil},
+		{"internet protocol", "The cheapest registrars include WHOIS privacy and DNS hosting for free.", nil},
+		{"transit agencies", "**Cheaper alternatives**\n- Muni and BART cost a fraction of a rideshare.\n- Curb lets you book yellow cabs.\n- Square is fine.\n",
+			[]string{"Curb", "Square"}},
 		// Sources and systems are no brand: a source after "laut", an
 		// operating system.
 		{"source after a foreign according to", "Laut Runner's World lohnt sich der Kauf.", nil},
@@ -75,6 +80,31 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// A plain word is a name where it goes with one: paired with a
 		// recognised name before their verb, or what a product replaced.
 		{"ordinary word paired with a name", "Factor and CookUnity deliver prepared meals instead of kits.", []string{"Factor", "CookUnity"}},
+		// A pick's label names the product after it; an ordinary word there
+		// opens a sentence, and a name read whole in a lead stays whole.
+		{"product after a pick's label", "**Budget pick:** the Cuisinart 3-in-1 Pizza Oven Plus (~$300) if you also want a griddle.", []string{"Cuisinart"}},
+		{"ordinary word after a pick's label", "**Square** – Fast.\n\n**My pick:** Start with Square's free plan.", []string{"Square"}},
+		{"name read whole before a pick's label", "**Artifact Uprising** – Elegant designs.\n\n**Square** – Flexible.\n\n**My pick:** Artifact Uprising if design matters most.",
+			[]string{"Artifact Uprising", "Square"}},
+		{"product to look at", "Si vous voulez un petit tirage, regardez aussi MOO. Wenn dein Garten groß ist, lohnt sich der Blick auf den Bosch Indego. Also check out Zapier.",
+			[]string{"MOO", "Bosch", "Zapier"}},
+		// "as are", "as is" after a comma name more of what the sentence said.
+		{"names after as are", "Both Hinge and Tinder are owned by Match Group, as are Match and OkCupid. Zoho is owned by Square, as is Fooble.",
+			[]string{"Hinge", "Tinder", "Match Group", "Match", "OkCupid", "Zoho", "Square", "Fooble"}},
+		// Where one trades, sells or books is a platform, not a day.
+		{"platform one trades on", "Tax tools save time. If you traded on Coinbase, its built-in tax center may be enough. I booked on Monday.", []string{"Coinbase"}},
+		{"platform the question is about", "If you sell on Amazon, product research tools save hours. Square is one.", []string{"Square"}},
+		// A brand named as another's sister brand, ordinary word and all.
+		{"sister brand", "* **Square:** The most locations, and its sister brand Spaces has a more creative feel than Square centers.\n* **BP:** Cheap.\n",
+			[]string{"Square", "Spaces", "BP"}},
+		// A product the answer writes after its maker elsewhere is the maker's.
+		{"product written after its maker", "If your team already uses Zoom or Microsoft Teams, adding Zoom Phone or Teams Phone can be the cheapest route.",
+			[]string{"Zoom", "Microsoft"}},
+		// Dutch "en" and "of" are "and" and "or" in a Dutch sentence only.
+		{"Dutch conjunctions", "BP en Vandebron scoren in vergelijkingen vaak het laagst. Vergelijk altijd via een site zoals Independer of Pricewise. Square is cheaper than Bank of America.",
+			[]string{"BP", "Vandebron", "Independer", "Pricewise", "Square", "Bank of America"}},
+		{"what a company took over", "Square took over Google Domains customers in 2023. BP acquired Fooble Labs and bought Zapp.",
+			[]string{"Square", "Google", "BP", "Fooble Labs", "Zapp"}},
 		{"what a product replaced", "If you want an app that replaced Mint, pick Square.", []string{"Mint", "Square"}},
 		// A plain word in a ranking of numbered headings most of which
 		// name brands; a subject opening its clause with "a" and what it
@@ -100,6 +130,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// An aside set off by commas stands between a subject and its verb.
 		{"aside between a subject and its verb", "Trulia, owned by Square, is useful for neighborhood reviews. CeraVe, disponible en pharmacie, est une alternative économique.",
 			[]string{"Trulia", "Square", "CeraVe"}},
+		// Objects enumerated before a relative clause are no subject.
+		{"objects before a relative clause", "Square is built into Photoshop, Illustrator and Express, which saves time.", []string{"Square"}},
 		{"introductory phrase before a subject", "However, in most cases, it is cheaper.", nil},
 		// A paid tier's "+" is no break in an enumeration.
 		{"plan tiers in an enumeration", "Ubisoft+ and EA Play are worth considering. Disney+ and Max are the cheapest.",
@@ -108,6 +140,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// before a comma, names beside a common noun.
 		{"acronyms joined by a slash", "| Service | Free tier |\n|---|---|\n| Square | 2,000 min |\n| GitLab CI/CD | 400 min |\n",
 			[]string{"Square", "GitLab"}},
+		// A place's name given as an example of a kind of firm is a firm's.
+		{"place named as a firm", "Luxury lines such as Viking and Oceania are worth a look. It sells in countries such as Germany and Austria.",
+			[]string{"Viking", "Oceania"}},
 		{"city before a comma", "Pour chercher un appartement à Lyon, Square reste le site de référence.", []string{"Square"}},
 		{"acronym beside a common noun", "Home warranties cover systems like HVAC and plumbing. Square is cheaper.", []string{"Square"}},
 		{"names after a bare comma", "Good picks are Zoho, Square, Pipedrive.", []string{"Zoho", "Square", "Pipedrive"}},
@@ -138,6 +173,10 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"article before a make and model", "La Toyota Aygo X ha il cambio automatico, mentre la Hyundai i10 offre tanta tecnologia. Per la città, la Fiat Panda è perfetta.",
 			[]string{"Toyota", "Hyundai", "Fiat"}},
 		// A phrase of common acronyms names a kind of thing.
+		// "e.g." names examples, its period and a comma after it; what an
+		// item comes with is part of it, no item of its own.
+		{"examples after e.g.", "Keep backups (e.g., Backblaze B2 with Object Lock or Acronis Cyber Protect) and test a restore.",
+			[]string{"Backblaze", "Acronis"}},
 		{"common acronym after a cue", "If budget is tight, consider Zoho, which includes SMS in its free plan.", []string{"Zoho"}},
 		// A company that buys another is named whole: no maker and product.
 		{"company acquiring another", "Square was a favorite, but Herman Miller, which acquired BP in 2022, has since discontinued it.",
@@ -178,6 +217,7 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"name with and without its possessive", "**Square** — *Best for long-term investors*\n- The app is less polished than Robinhood's\n\n**Robinhood** — *Best for a simple app*\n- Slick app\n",
 			[]string{"Square", "Robinhood"}},
 		{"product by its maker", "* **SFR** : cher.\n* **RED by SFR** : souvent en promotion.\n* **Sosh** : un bon service client.\n", []string{"SFR", "Sosh"}},
+		{"product by its maker in an enumeration", "Other options: Filmora by Wondershare (simple and cheap) and Shotcut (open source).", []string{"Wondershare", "Shotcut"}},
 		// A capitalised "The" inside a sentence opens a subject's name; a
 		// title after a cue keeps dropping it.
 		{"capitalised the inside a sentence", "If you want an exclusive pool, The League is a good choice. Kraken is cheaper.", []string{"The League", "Kraken"}},
@@ -187,12 +227,19 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// A name of capitalised words ending in a company's word is a
 		// company inside a sentence.
 		{"company word inside a sentence", "Since the merger with Hawaiian Airlines, members can redeem on both carriers.", []string{"Hawaiian Airlines"}},
-		// A name written alone elsewhere and run on into a tracked name is
-		// a collaboration of two brands ("Ray-Ban Meta"); a name never
+		// A line or a firm's word of another language ends a name too, a
+		// given name before it included.
+		{"cruise line", "* **Norwegian Cruise Line:** Flexible dining.\n* **Square:** Cheap.\n", []string{"Norwegian Cruise Line", "Square"}},
+		{"company word of another language", "Frank Energie is een goede keuze als je een dynamisch contract wilt. Em muitas cidades, provedores como Brisanet e Algar Telecom oferecem preços competitivos.",
+			[]string{"Frank Energie", "Brisanet", "Algar Telecom"}},
+		// A name written alone elsewhere, or one of two names run on into
+		// the same tracked name, is a collaboration of two brands ("Ray-Ban
+		// Meta", "Oakley Meta"); the one name run on into it and never
 		// written alone is the tracked brand's parent ("Norton LifeLock"),
 		// and an ordinary word no name.
 		{"name run on into a tracked name", "* **Kestrel-Vale BP Gen 2:** The most popular pick.\n* **Halden BP Sport:** Sportier than the Kestrel-Vale model.\n* **Classic BP:** A plain frame.\n* **Square:** The cheapest of them.\n",
-			[]string{"Kestrel-Vale", "BP", "Square"}},
+			[]string{"Kestrel-Vale", "BP", "Halden", "Square"}},
+		{"parent run on into a tracked name", "* **Norvale BP Ultra:** Strong monitoring.\n* **Square:** The cheapest of them.\n", []string{"BP", "Square"}},
 		// A sales channel's word after a maker names its channel, no
 		// company of its own; an ordinary word before it stays a name.
 		{"sales channel after a maker", "- **Allianz Direct**: solida.\n- **First Direct**: cara.\n- **Verti**: economica.\n", []string{"Allianz", "First Direct", "Verti"}},
@@ -261,6 +308,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// Words of other languages that open a line, a label or a German
 		// sentence are ordinary: adverbs, nouns, a possessive and a label.
 		{"foreign adverb opening a sentence", "Für eine einfache Steuererklärung reichen Apps. Kostenlos geht es auch direkt über ELSTER.", nil},
+		{"inflected adjective opening a line", "Mähroboter ohne Kabel sind der Trend.\n\nEmpfehlenswerte Modelle sind:\n- **Square Automower 430X:** Sehr leise.\n- **BP Navimow i105E:** Günstiger Einstieg.\n- **Gardena Sileno free:** Einfache Bedienung per App.\n",
+			[]string{"Square", "BP", "Gardena"}},
 		{"foreign noun opening a bold heading", "Testo.\n\n**Compagnie con banco in aeroporto**\n* **Locauto:** una buona scelta.\n* **Goldcar:** tariffe basse.\n",
 			[]string{"Locauto", "Goldcar"}},
 		{"foreign possessive and label", "1. **Taxfix** – Frage-Antwort-Prinzip.\n2. **SteuerGo** – Günstig.\n\n**Mein Tipp:** Wenn du nur Lohn angibst, nimm Taxfix.",
@@ -292,6 +341,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// a maker follows "by" after its product.
 		{"category noun after a maker", "- **Sennheiser Momentum 4 Wireless**: 60-hour battery.\n- **Nothing Headphone (1)**: a distinctive design.\n",
 			[]string{"Sennheiser", "Nothing"}},
+		// What a product comes from is its maker, named whole.
+		{"maker after from", "**Avoid:** the JuiceBox from Enel X Way. The Square app is fine.", []string{"Enel X Way", "Square"}},
 		{"maker after by", "If you fly on budget airlines, the Soundcore Space One by Anker offers most of the noise cancelling. Written by Consumer Reports staff.",
 			[]string{"Anker"}},
 		// A dash between clauses opens the next one as a semicolon does.

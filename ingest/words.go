@@ -198,7 +198,8 @@ var commonWords = wordSet(`
 	latest news breaking developments development activity activities overview results update updates
 	prepaid postpaid unlocked refurbished olympic paralympic wireless cordless gas-powered battery-powered
 	wi-fi wifi bluetooth usb usb-c hdmi ethernet
-	geological volcanic eruption eruptions cultural political social environmental economic`)
+	geological volcanic eruption eruptions cultural political social environmental economic
+	arctic antarctic atlantic pacific alpine coastal mediterranean`)
 
 var stopNames = wordSet(`i we you he she it they me us them my our your his her its their this that these those
 	the a an and or but if so yes no not ok okay mr mrs ms dr internet web email online
@@ -253,8 +254,10 @@ var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well
 	sturdy helps maior boa bom boas bons barato barata baratos baratas solide gut elogiado elogiada
 	useful saves économique économiques económico económica económicos económicas economico economica
 	economici economiche econômico econômica perfetta perfetto perfecta perfecto perfeita perfeito parfait
-	parfaite perfekt semplice sencillo sencilla einfach completa completo complète komplett flexibel
-	flessibile précis précise précises preciso precisa mieux solida solido sólida sólido`)
+	parfaite remarquable perfekt semplice sencillo sencilla einfach completa completo complète komplett flexibel
+	flessibile précis précise précises preciso precisa mieux solida solido sólida sólido
+	leader leaders practical freedom competitive competitivo competitivos competitiva competitivas compétitif
+	compétitifs compétitive compétitives competitivi rapide rapides réactif réactive réactifs laagst laagste`)
 
 var negativeWords = wordSet(`breach breached stolen flagged warning warnings sagging complain complained
 	complaints hikes hike upselling outages outage caps heavy louder icier firmer pricier noisy noisier
@@ -270,7 +273,7 @@ var negativeWords = wordSet(`breach breached stolen flagged warning warnings sag
 	gritty upsells unjustifiable overrated slippery brittle irrégulière irrégulier irrégulièrement
 	cher chère wisselend duur slecht reclamações reclamação instabilidade reclamaciones caro cara
 	scarso scarsa poco deludente teuer schlecht unzuverlässig mandatory priciest probleme problemen problemas investigation investigated
-	probe recalled recall recalls fined penalty worries worrying alarming`)
+	probe recalled recall recalls fined penalty worries worrying alarming bankruptcy bankrupt uncertain dure`)
 
 var abbreviations = wordSet(`e.g i.e vs v mr mrs ms dr prof sr jr st inc ltd co corp no nos approx fig ca cf al
 	u.s u.k e.u a.m p.m dept est ft mt vol pp jan feb mar apr jun jul aug sep sept oct nov dec
@@ -287,19 +290,22 @@ var publishers = wordSet(`g2 capterra trustradius trustpilot reddit quora youtub
 	stiftung_warentest which? what_car? zapier_blog bon_appétit bob_vila dc_rainmaker`)
 
 // publicBodies are regulators and public institutions, written as acronyms
-// or names, and the payment systems central banks run.
+// or names, the payment systems central banks run and the public transit
+// agencies of large cities.
 var publicBodies = wordSet(`aafco mit harvard stanford oxford cambridge rbi ecb boe fed federal_reserve reserve_bank_of_india fda ftc fcc epa nhs cnil sec irs cdc who eu un oecd nist gdpr cfpb ofcom
 	bafin nhtsa usda hhs ico cma doj pix upi sepa fednow
-	arcep bundesnetzagentur bnetza cnmc agcom anacom`)
+	arcep bundesnetzagentur bnetza cnmc agcom anacom
+	muni bart mta mbta septa wmata cta tfl ttc ratp bvg mvg`)
 
 // programmingLanguages are languages and runtimes, never brands.
 var programmingLanguages = wordSet(`python javascript typescript java go golang rust ruby php kotlin swift
 	c# c++ scala perl haskell elixir erlang r matlab sql html css node.js nodejs dart lua julia`)
 
-// technologies are standards, technologies and open systems, never brands
-// ("Bluetooth LE", "USB-C", "Wi-Fi 7", "Linux").
+// technologies are standards, technologies, internet protocols and open
+// systems, never brands ("Bluetooth LE", "USB-C", "Wi-Fi 7", "WHOIS
+// privacy", "Linux").
 var technologies = wordSet(`bluetooth wi-fi wifi usb usb-c hdmi nfc lte gps thunderbolt ethernet zigbee z-wave
-	displayport miracast linux hotspot esim`)
+	displayport miracast linux hotspot esim whois dns dnssec ssl tls http https ftp sftp smtp imap rss`)
 
 // firstNames are common given names: a name phrase starting with one is a
 // person, not a brand.
@@ -325,13 +331,16 @@ var personRoles = wordSet(`mr mrs ms dr prof professor ceo founder cofounder co-
 	dermatologist dentist`)
 
 // corporateWords end company names made of a name and an ordinary word
-// ("Speakeasy Labs", "Capital One"); a name phrase ending so stays whole.
+// ("Speakeasy Labs", "Capital One", "Norwegian Cruise Line"), in English or
+// another language ("Frank Energie", "Algar Telecom"); a name phrase
+// ending so stays whole.
 var corporateWords = wordSet(`labs lab inc co corp corporation company group bank running athletics
 	technologies technology systems software health foods motors brands studios studio media partners
 	insurance energy airlines apparel outdoors footwear kitchen home hub works industries international
 	holdings financial mobile wireless games entertainment pharmaceuticals cosmetics beauty analytics cloud
 	hq software supply workshop toolkit bench ledger digital hub plumbing roofing heating cooling electric
-	electrical landscaping construction cleaning movers realty dental optics union`)
+	electrical landscaping construction cleaning movers realty dental optics union line lines telecom
+	telecoms telekom energie énergie energía energia`)
 
 // firmWords end a firm's name and never a product's: inside a name, what
 // follows them is the firm's product ("Epic Games Store", "Fenty Beauty
@@ -722,7 +731,7 @@ var followingSizes = wordSet(`cult loyal devoted dedicated huge large big massiv
 // a brand: "widely used", "très utilisé"; not "varies widely".
 var widelyDone = wordSet(`used adopted available praised recommended trusted loved liked respected regarded
 	considered cited stocked sold supported accepted utilisé utilisée utilisés utilisées apprécié appréciée
-	recommandé recommandée`)
+	recommandé recommandée gekozen gebruikt`)
 
 // readerNouns are the readers an answer speaks of after "so": "so renters
 // can install it".
@@ -735,6 +744,10 @@ var readerNouns = wordSet(`renters owners homeowners parents users beginners buy
 var outdoes = wordSet(`outperforms outperform outperformed outclasses outclass outclassed outshines outshine
 	outshone surpasses surpass surpassed outpaces outpace outpaced beats beat beaten eclipses eclipsed
 	overshadows overshadowed`)
+
+// objectPronouns stand for brands named before as a verb's object: "local
+// installers often beat them".
+var objectPronouns = wordSet(`it them`)
 
 // passiveAux make a past participle after them passive: "is outclassed".
 var passiveAux = wordSet(`is are was were be been being get gets got`)
@@ -749,12 +762,18 @@ var breachFeatures = wordSet(`alert alerts monitoring monitor notifications noti
 // assortmentNouns are what a shop or service offers to choose from; a wide
 // one is praise.
 var assortmentNouns = wordSet(`selection range menu menus catalog catalogue choice variety network inventory
-	assortment listings lineup line-up`)
+	assortment listings lineup line-up coverage`)
 
 // burdens are what a product can add that the reader would rather not
 // have: "but includes ads".
 var burdens = wordSet(`ads ad adverts advertising upsells fee fees surcharge surcharges markup commission
 	commissions publicidad pubblicità publicité publicidade werbung`)
+
+// lastingGoods are what is better the longer it is: "longer battery life".
+var lastingGoods = wordSet(`battery warranty warranties range runtime lifespan life`)
+
+// impositions are terms a reader is glad to be spared: "has no contract".
+var impositions = wordSet(`contract contracts commitment commitments limit limits minimum minimums lock-in watermark watermarks`)
 
 // costNouns are what a reader pays, in the languages answers come in.
 var costNouns = wordSet(`cost costs fee fees charge charges surcharge coste costes costo costi custo custos frais
@@ -852,6 +871,34 @@ var subjectVerbs = wordSet(`streams stream falls fall fails fail excels excel st
 	encrypts encrypt protects protect limits limit excludes exclude manages manage automates automate
 	handles handle pioneered invented`)
 
+// frenchClauseOpeners open a French clause after "mais" (but) with no
+// comma before it ("plus cher mais avec un papier épais"), where
+// Portuguese "mais" (more) goes before an adjective.
+var frenchClauseOpeners = wordSet(`avec sans il elle ils elles on le la les un une des ce c'est son sa ses leur leurs pas moins plutôt`)
+
+// platformVerbs trade, sell, book or stream on a platform: "traded on
+// Coinbase", "sold on Etsy".
+var platformVerbs = wordSet(`trade trades traded trading sell sells sold selling buy buys bought buying shop shops shopped
+	shopping book books booked booking order orders ordered ordering stream streams streamed streaming
+	list lists listed listing invest invests invested investing`)
+
+// dutchWords are Dutch function words no other language answers come in
+// writes: two of them make a sentence Dutch.
+var dutchWords = wordSet(`het een niet wordt worden ook maar vaak dus zoals deze welke omdat naar bij wel jouw uw zijn heeft
+	kunt kun jij iets meer altijd nog alleen`)
+
+// firmKinds are the kinds of firm a list of examples can name ("lines such
+// as Viking and Oceania", "airlines like Alaska").
+var firmKinds = wordSet(`brands companies firms providers carriers airlines lines operators retailers banks insurers lenders
+	brokers makers manufacturers chains labels`)
+
+// months name the months of the year.
+var months = wordSet(`january february march april may june july august september october november december`)
+
+// alsoWords are "also" in the languages answers come in: "regardez aussi
+// MOO".
+var alsoWords = wordSet(`also aussi auch también anche ook também`)
+
 // foreignLike are "like" of other languages ("VPN gratuitas como Hola").
 var foreignLike = wordSet(`como comme come wie zoals`)
 
@@ -860,15 +907,16 @@ var foreignLike = wordSet(`como comme come wie zoals`)
 // "l'app", "d'Avène".
 var elisions = wordSet(`l' d' un' dell' all' nell' sull' dall' qu' c' j' n' s' m' t'`)
 
-// platformVerbs, alone or before platformPrepositions, say what a product
-// does with a platform it works with rather than competes with
-// ("integrates with Zapier", "sell on Amazon", "unblock Netflix", "reviews
-// on Google"; not "sold at Home Depot").
-var platformVerbs = wordSet(`integrate integrates integrated integration integrations sync syncs synced connect connects
+// ecosystemVerbs, alone or before ecosystemPrepositions, say what a
+// product does with a platform it works with rather than competes with
+// ("integrates with Zapier", "unblock Netflix", "reviews on Google"; not
+// "sold at Home Depot"). Where one trades is a cue of its own
+// (platformVerbs).
+var ecosystemVerbs = wordSet(`integrate integrates integrated integration integrations sync syncs synced connect connects
 	connected works work compatible runs run running sell sells selling sold post posts posting publish unblock
 	unblocks unblocking plugs plug reviews review ratings rated listed`)
 
-var platformPrepositions = wordSet(`on with to into`)
+var ecosystemPrepositions = wordSet(`on with to into`)
 
 // platformNouns after a brand name what is built or kept on it ("a
 // Shopify store", "Apple devices", "a LinkedIn sidebar"), not its own
