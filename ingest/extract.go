@@ -160,7 +160,7 @@ func (e *extraction) trackedAt(pos int) bool {
 // mention. The files of this package follow those steps: markdown.go and
 // sentences.go read the answer (one tokeniser in tokens.go, every word list
 // in words.go), match.go and ordinary.go find configured names,
-// untracked.go and company.go the other brands, classify.go, tone.go and
+// untracked.go, company.go and known.go the other brands, classify.go, tone.go and
 // qualifier.go classify, urls.go and domain/ resolve citations, llm.go is
 // the optional LLM pass.
 //

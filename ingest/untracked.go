@@ -1986,17 +1986,22 @@ func (e *extraction) capitalInProse(toks []token, k int) bool {
 
 // knownInProse reports whether a well-known brand named in a sentence
 // without a cue is a mention of it. Its name must be distinctive: no
-// ordinary word ("Smart", "Public"), no short capitals ("HP" is also
-// horsepower), no name run on into other capitalised words ("Dave
-// Ramsey"). A platform the answer's subject works with or runs on is no
+// ordinary word ("Smart", "Public"), nothing under four letters ("HP" is
+// also horsepower), no name run on into other capitalised words ("Dave
+// Ramsey") unless an article makes them its product ("the IKEA Markus"). A platform the answer's subject works with or runs on is no
 // competing brand: "integrates deeply with Zapier", "sell on Amazon",
 // "built for Shopify stores", "reviews on Google".
 func (e *extraction) knownInProse(toks []token, p phrase) bool {
-	if p.knownTo != p.to || p.ordinary || p.to-p.from == 1 && e.placeOrPerson(p) {
+	// A longer phrase is the brand's product after an article ("the IKEA
+	// Markus", "a BenQ ScreenBar light").
+	product := p.knownTo < p.to && (articles[word(toks, p.from-1)] || word(toks, p.from-1) == "a" || word(toks, p.from-1) == "an")
+	known := p
+	known.to = p.knownTo
+	if p.knownTo == p.from || p.knownTo != p.to && !product || p.ordinary || p.knownTo-p.from == 1 && e.placeOrPerson(known) {
 		return false
 	}
-	name := e.d.text[toks[p.from].start:toks[p.to-1].end]
-	if p.to-p.from == 1 && (isCommonWord(toks[p.from].w) || len(name) < 4 || allCapitals(name) && len(name) <= 4) {
+	name := e.d.text[toks[p.from].start:toks[p.knownTo-1].end]
+	if p.knownTo-p.from == 1 && (isCommonWord(toks[p.from].w) || len(name) < 4) {
 		return false
 	}
 	// The words around an enumeration speak for each of its names: "post
@@ -2020,7 +2025,7 @@ func (e *extraction) knownInProse(toks []token, p phrase) bool {
 	if ecosystemVerbs[word(toks, before)] {
 		return false
 	}
-	if after < len(toks) {
+	if after < len(toks) && !product {
 		next := toks[after]
 		w := next.w
 		if platformNouns[w] || !next.punct && unicode.IsLower(e.d.text[next.start]) && (isCommonWord(w) || isCommonWord(strings.TrimSuffix(w, "s"))) &&

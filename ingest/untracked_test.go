@@ -373,6 +373,7 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"platforms worked with", "It integrates deeply with Zapier and runs on Apple devices. If you only post to Facebook and Instagram, skip it.", nil},
 		{"lines of the name before", "West Elm (Haven, Harmony, Andes) makes the deepest sofas.", []string{"West Elm"}},
 		{"short capitals", "The engine makes 300 HP at 6,000 rpm.", nil},
+		{"known maker's product after an article", "Add a BenQ ScreenBar light, or the IKEA Markus if money is tight.", []string{"BenQ", "IKEA"}},
 		// Capitalised words joined by "&" inside a sentence are a firm.
 		{"ampersand name in prose", "Sit-test at a Crate & Barrel or Room & Board showroom first if you're unsure about depth.",
 			[]string{"Crate & Barrel", "Room & Board"}},
