@@ -270,7 +270,16 @@ func (e *extraction) nameOf(p phrase, ts []token, possessive bool) string {
 // makerWrittenBefore returns the maker the answer writes right before name
 // ("Microsoft Teams" for "Teams"), "" when it writes none there.
 func (e *extraction) makerWrittenBefore(name string) string {
-	text := string(e.d.text)
+	maker, ok := e.makerBefore[name]
+	if !ok {
+		maker = e.findMakerBefore(name)
+		e.makerBefore[name] = maker
+	}
+	return maker
+}
+
+func (e *extraction) findMakerBefore(name string) string {
+	text := e.text
 	for i := 0; ; {
 		j := strings.Index(text[i:], " "+name)
 		if j < 0 {

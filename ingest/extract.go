@@ -69,6 +69,7 @@ func (t *brandTable) owner(host string) int {
 // extraction is one answer being read.
 type extraction struct {
 	d           *doc
+	text        string // d.text, to search in
 	m           *matcher
 	tracked     []match // own and tracked competitors, ordinary uses dropped
 	all         []match // every brand, in text order
@@ -81,6 +82,7 @@ type extraction struct {
 	// productTails maps a product name (lower case) written after its
 	// company's words to that company's name: "double wear" -> "Estée Lauder".
 	productTails map[string]string
+	makerBefore  map[string]string // a name -> the maker written right before it, "" for none
 }
 
 func (e *extraction) tokens(ui int) []token {
@@ -169,7 +171,7 @@ func (e *extraction) trackedAt(pos int) bool {
 func ExtractAnswer(b Brands, a Answer) Extraction {
 	table, m := newBrandTable(b)
 	d := parseAnswer(a.Text)
-	e := &extraction{d: d, m: m, toks: map[int][]token{}, phraseCache: map[int][]phrase{}, views: map[int]*sentenceView{}, weak: map[string]bool{}, writtenAs: map[string][]string{}, productTails: map[string]string{}}
+	e := &extraction{d: d, text: string(d.text), m: m, toks: map[int][]token{}, phraseCache: map[int][]phrase{}, views: map[int]*sentenceView{}, weak: map[string]bool{}, writtenAs: map[string][]string{}, productTails: map[string]string{}, makerBefore: map[string]string{}}
 	for _, mt := range m.find(d.text, foldRunes(d.text)) {
 		mt.chip = e.inChip(mt.start)
 		if mt.chip && !m.patterns[mt.pattern].domain {
