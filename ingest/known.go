@@ -15,9 +15,9 @@ import (
 // (never from labelled answers), so that such a name counts without a cue
 // and keeps its whole form ("Pottery Barn", not "Pottery"; "Trader Joe's").
 // The list names companies and brands of their own, never a product line
-// known by its maker's name (those are productMakers').
-// A brand that is also an ordinary word ("Target", "Ramp") still needs a
-// capital the sentence does not explain.
+// known by its maker's name (productMakers gives those their maker). A
+// brand that is also an ordinary word ("Target", "Ramp") still needs a cue
+// (knownInProse).
 
 //go:embed knownbrands.txt
 var knownBrandsText string

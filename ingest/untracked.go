@@ -1971,26 +1971,14 @@ func institutionCompound(w string) bool {
 	return false
 }
 
-// capitalInProse reports whether the word at k follows a lower-case word
-// or a comma: there its capital is not a sentence's or a title's.
-func (e *extraction) capitalInProse(toks []token, k int) bool {
-	if k == 0 {
-		return false
-	}
-	prev := toks[k-1]
-	if prev.punct {
-		return prev.w == "," || prev.w == "(" || prev.w == "/"
-	}
-	return unicode.IsLower(e.d.text[prev.start])
-}
-
 // knownInProse reports whether a well-known brand named in a sentence
 // without a cue is a mention of it. Its name must be distinctive: no
 // ordinary word ("Smart", "Public"), nothing under four letters ("HP" is
 // also horsepower), no name run on into other capitalised words ("Dave
-// Ramsey") unless an article makes them its product ("the IKEA Markus"). A platform the answer's subject works with or runs on is no
-// competing brand: "integrates deeply with Zapier", "sell on Amazon",
-// "built for Shopify stores", "reviews on Google".
+// Ramsey") unless an article makes them its product ("the IKEA Markus").
+// A platform the answer's subject works with or runs on is no competing
+// brand: "integrates deeply with Zapier", "sell on Amazon", "built for
+// Shopify stores", "reviews on Google".
 func (e *extraction) knownInProse(toks []token, p phrase) bool {
 	// A longer phrase is the brand's product after an article ("the IKEA
 	// Markus", "a BenQ ScreenBar light").
