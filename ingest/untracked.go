@@ -510,8 +510,8 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 		// "British-style fell running": an ordinary word after the hyphen
 		// makes an adjective anywhere.
 		if i := strings.LastIndexByte(string(rs), '-'); i > 0 && i+1 < len(string(rs)) && unicode.IsLower([]rune(string(rs)[i+1:])[0]) &&
-			(p.initial || isCommonWord(string(rs)[i+1:])) {
-			p.rejected = true // "Well-reviewed OTC options", "At-home brands"
+			(p.initial || isCommonWord(string(rs)[i+1:]) || acronyms[string(rs)[:i]]) {
+			p.rejected = true // "Well-reviewed OTC options", "At-home brands", "HSA-eligible plans"
 		}
 		// "Non-Wi-Fi monitors", "Anti-glare screens": a prefix that makes
 		// an adjective.

@@ -53,6 +53,10 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"English name in another language", "Zalando ist günstig. About You ist eine gute Wahl für junge Mode.", []string{"Zalando", "About You"}},
 		{"subject before a name it comes with", "Chromecast with Google TV is excellent for recommendations.", []string{"Chromecast"}},
 		{"technology standard", "Bluetooth LE pairs quickly. Wi-Fi 7 routers cost more. USB-C charges fast.", nil},
+		// Acronyms of techniques, nutrients, materials and plans are no
+		// brand, in a subject or a list lead alike.
+		{"technical acronyms", "Nearly every ELT and BI tool supports it. AIOps costs extra. Enfamil includes MFGM and DHA. PTFE coatings wear out. " +
+			"Compare APRs first. An ACA Marketplace plan is cheapest; HSA-eligible Bronze plans cost less.", []string{"Enfamil"}},
 		{"internet protocol", "The cheapest registrars include WHOIS privacy and DNS hosting for free.", nil},
 		{"transit agencies", "**Cheaper alternatives**\n- Muni and BART cost a fraction of a rideshare.\n- Curb lets you book yellow cabs.\n- Square is fine.\n",
 			[]string{"Curb", "Square"}},

@@ -228,7 +228,8 @@ var acronyms = wordSet(`AI API CRM ERP SEO SEM SaaS PaaS IaaS B2B B2C D2C DTC SM
 	CSS SQL JSON XML USD EUR GBP CAD AUD JPY GDPR HIPAA CCPA SOC ISO IT HR PR CEO CTO CFO COO VP LLM ML NLP IoT VPN
 	GPS TV PC OS AR VR HD USB RAM SSD CPU GPU PPC CPC CMS LMS ATS POS VoIP SMS MFA SSO SLA DIY NA TBD Q&A US USA UK
 	EU UAE NYC LA SF DC ID OK FYI TL;DR TLDR AM PM EST PST GMT UTC CBCT ETA RFP MVP SKU SKUs PhD MBA NGO LLC Inc Ltd
-	GmbH DIY APIs FAQs KPIs CRMs LLMs SMBs SMEs`)
+	GmbH DIY APIs FAQs KPIs CRMs LLMs SMBs SMEs
+	BI ETL ELT AIOps DevOps MLOps APR APY ACA HSA FSA PPO HMO DHA MFGM PTFE PFAS PFOA BPA SPF`)
 
 var positiveWords = wordSet(`handy plush lightweight reliably well-regarded well-reviewed well-liked
 	best-selling crowd-pleaser kid-friendly versatile bouncier softer lighter quieter nicer
