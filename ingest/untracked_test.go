@@ -46,6 +46,12 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// Names cut or run on: a company word ends the name, a product
 		// follows a maker that its siblings' models show, a possessive's
 		// product is one item of an enumeration.
+		// A well-known brand sheds the product line named after it: a
+		// product's words, a line word ("Cloud", "Home"), a name in
+		// capitals, even when the brand's own name is ordinary words.
+		{"known brand before its product line", "- **ClickHouse Cloud**: fast dashboards.\n- **LifeStraw Home:** a glass pitcher.\n" +
+			"- **Capital One MONEY**: a free teen account.\n- **Minor Figures Oat M*lk:** foams well.\n- **Garden of Life mykind Organics:** whole-food.\n",
+			[]string{"ClickHouse", "LifeStraw", "Capital One", "Minor Figures", "Garden of Life"}},
 		{"company word ends the name", "Avoid Roam Research unless you need block references.", []string{"Roam Research"}},
 		{"model beside siblings' models", "| Mattress | Feel |\n|---|---|\n| **Square Classic** | Firm |\n| **BP Plus** | Soft |\n| **Nectar Premier** | Medium |\n",
 			[]string{"Square", "BP", "Nectar"}},

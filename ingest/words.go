@@ -351,6 +351,11 @@ var firmWords = wordSet(`labs lab inc co corp corporation company group games be
 	partners motors foods brands industries holdings entertainment pharmaceuticals apparel footwear athletics
 	airlines technologies bank union`)
 
+// lineWords are the corporateWords that, after a well-known brand, name
+// its product line rather than a company ("ClickHouse Cloud", "LifeStraw
+// Home", "HubSpot Marketing Hub").
+var lineWords = wordSet(`cloud home hub`)
+
 // productWords are the model, plan, line and sales-channel words of product
 // names ("Pro", "Max", "CRM", "Business", "Domains", "Direct"): a name
 // followed by them names a product of that company.
