@@ -56,6 +56,11 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"model beside siblings' models", "| Mattress | Feel |\n|---|---|\n| **Square Classic** | Firm |\n| **BP Plus** | Soft |\n| **Nectar Premier** | Medium |\n",
 			[]string{"Square", "BP", "Nectar"}},
 		{"item after a possessive's product", "Try Uniqlo's Smart Ankle Pants or the J.Crew 484 Slim.", []string{"Uniqlo", "J.Crew"}},
+		// Countries as other languages write them, and nationalities, are
+		// places, not brands.
+		{"places in other languages", "* **SNCF Connect und Trenitalia:** Für Strecken in Frankreich oder Italien sind die Websites der nationalen Bahngesellschaften oft günstiger als Vermittler.\n",
+			[]string{"SNCF", "Trenitalia"}},
+		{"nationality before brands", "For a first luxury watch under $5,000, most enthusiasts point to a handful of Swiss brands with strong movements, good service networks and decent resale value[1][2].", nil},
 		{"English name in another language", "Zalando ist günstig. About You ist eine gute Wahl für junge Mode.", []string{"Zalando", "About You"}},
 		{"subject before a name it comes with", "Chromecast with Google TV is excellent for recommendations.", []string{"Chromecast"}},
 		{"technology standard", "Bluetooth LE pairs quickly. Wi-Fi 7 routers cost more. USB-C charges fast.", nil},

@@ -221,6 +221,14 @@ var properNames = wordSet(`monday tuesday wednesday thursday friday saturday sun
 	istanbul montreal montréal calgary melbourne brisbane auckland atlanta dallas houston denver
 	miami orlando portland philadelphia detroit minneapolis bogotá bogota santiago buenos aires
 	cdmx monterrey guadalajara quito
+	deutschland frankreich italien spanien österreich schweiz niederlande belgien großbritannien england
+	allemagne espagne italie suisse belgique autriche pays-bas royaume-uni angleterre
+	alemania francia italia españa suiza bélgica inglaterra
+	germania spagna svizzera belgio inghilterra
+	duitsland frankrijk italië spanje zwitserland oostenrijk belgië nederland engeland
+	tyskland frankrike spanien sverige norge danmark schweiz österrike storbritannien
+	niemcy francja włochy hiszpania szwajcaria anglia
+	alemanha frança itália espanha suíça áustria bélgica holanda inglaterra
 	north south east west northern southern eastern western central united states kingdom union european
 	latin asian african american european global international national regional local black`)
 
