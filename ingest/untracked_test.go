@@ -60,7 +60,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// places, not brands.
 		{"places in other languages", "* **SNCF Connect und Trenitalia:** Für Strecken in Frankreich oder Italien sind die Websites der nationalen Bahngesellschaften oft günstiger als Vermittler.\n",
 			[]string{"SNCF", "Trenitalia"}},
-		{"nationality before brands", "For a first luxury watch under $5,000, most enthusiasts point to a handful of Swiss brands with strong movements, good service networks and decent resale value[1][2].", nil},
+		{"nationality before brands", "For a first luxury watch under $5,000, most enthusiasts point to a handful of Swiss brands with strong movements, good service networks and decent resale value[1][2].\n" +
+			"- **Oris**: an independent Swiss brand.\n- **Tudor**: finishing that many reviewers rank above Swiss rivals at the same price.\n", []string{"Oris", "Tudor"}},
 		{"English name in another language", "Zalando ist günstig. About You ist eine gute Wahl für junge Mode.", []string{"Zalando", "About You"}},
 		{"subject before a name it comes with", "Chromecast with Google TV is excellent for recommendations.", []string{"Chromecast"}},
 		{"technology standard", "Bluetooth LE pairs quickly. Wi-Fi 7 routers cost more. USB-C charges fast.", nil},

@@ -230,7 +230,9 @@ var properNames = wordSet(`monday tuesday wednesday thursday friday saturday sun
 	niemcy francja włochy hiszpania szwajcaria anglia
 	alemanha frança itália espanha suíça áustria bélgica holanda inglaterra
 	north south east west northern southern eastern western central united states kingdom union european
-	latin asian african american european global international national regional local black`)
+	latin asian african american european global international national regional local black
+	swiss german french italian spanish japanese korean chinese british dutch swedish danish finnish irish
+	scottish canadian mexican brazilian australian austrian belgian`)
 
 var acronyms = wordSet(`AI API CRM ERP SEO SEM SaaS PaaS IaaS B2B B2C D2C DTC SMB SME KPI ROI UI UX FAQ PDF CSV HTML
 	CSS SQL JSON XML USD EUR GBP CAD AUD JPY GDPR HIPAA CCPA SOC ISO IT HR PR CEO CTO CFO COO VP LLM ML NLP IoT VPN
