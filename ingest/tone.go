@@ -784,12 +784,18 @@ func (e *extraction) lineTone(il line) int {
 	toks := tokenize(e.d.text, start, il.end)
 	score := 0
 	for i, t := range toks {
-		if t.punct || neutralLeadWords[t.w] {
+		if t.punct || neutralLeadWords[t.w] && !onTop(toks, i) {
 			continue
 		}
 		score += polarity(toks, i)
 	}
 	return sign(score)
+}
+
+// onTop reports whether token i is the "top" of "come out on top": a
+// verdict, where "Top options" only ranks and "on top of that" adds.
+func onTop(toks []token, i int) bool {
+	return toks[i].w == "top" && word(toks, i-1) == "on" && word(toks, i+1) != "of"
 }
 
 // articlesBetween counts the articles between tokens i and k: "Evite a
