@@ -435,6 +435,10 @@ func polarity(toks []token, i int) int {
 		if word(toks, i+1) == "of" {
 			p = 1 // "ahead of Nikon on autofocus"
 		}
+	case "highly":
+		if prev == "rated" || prev == "regarded" || prev == "rates" || prev == "ranked" {
+			p = 1 // "support is consistently rated highly"
+		}
 	case "trails", "trailed":
 		p = -1
 	case "climbs", "climb", "rises", "rise", "jumps", "jump", "increase", "increases", "extra", "doubles":
