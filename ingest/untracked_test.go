@@ -56,6 +56,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"model beside siblings' models", "| Mattress | Feel |\n|---|---|\n| **Square Classic** | Firm |\n| **BP Plus** | Soft |\n| **Nectar Premier** | Medium |\n",
 			[]string{"Square", "BP", "Nectar"}},
 		{"item after a possessive's product", "Try Uniqlo's Smart Ankle Pants or the J.Crew 484 Slim.", []string{"Uniqlo", "J.Crew"}},
+		// Demonstratives in other languages open a sentence, never a name.
+		{"demonstratives in other languages", "Estas son las opciones que más recomiendan los dermatólogos en España:\n\n1. **Fooble** — suave.\n", []string{"Fooble"}},
+		{"demonstratives in German and Italian", "Diese gelten als die besten. Questi marchi sono i più venduti. Deze merken zijn populair.", nil},
 		// Countries as other languages write them, and nationalities, are
 		// places, not brands.
 		{"places in other languages", "* **SNCF Connect und Trenitalia:** Für Strecken in Frankreich oder Italien sind die Websites der nationalen Bahngesellschaften oft günstiger als Vermittler.\n",

@@ -204,7 +204,10 @@ var commonWords = wordSet(`
 var stopNames = wordSet(`i we you he she it they me us them my our your his her its their this that these those
 	the a an and or but if so yes no not ok okay mr mrs ms dr internet web email online
 	mein meine meinen unser unsere dein deine mon ma mes notre nos mi mis nuestro nuestra mio mia miei mie nostro
-	nostra meu minha meus minhas nosso nossa`)
+	nostra meu minha meus minhas nosso nossa
+	este esta estos estas ese esa esos esas aquel aquella dieser diese dieses diesen jene ces cette cet
+	questo questa questi queste quello quella quelli quelle deze dessa denna detta
+	esse essa esses essas estes`)
 
 var properNames = wordSet(`monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
 	september october november december spring summer autumn fall winter
