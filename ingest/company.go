@@ -102,7 +102,7 @@ func (e *extraction) companyName(p phrase) string {
 			}
 		}
 	}
-	if p.knownTo == p.to || p.knownTo > p.from && (!corporateWords[toks[p.to-1].w] || lineWords[toks[p.to-1].w]) && !(p.knownTo-p.from == 1 && ordinaryWords(toks[p.from:p.knownTo])) && !p.knownPossessive &&
+	if p.knownTo == p.to || p.knownTo > p.from && (!corporateWords[toks[p.to-1].w] || lineWords[toks[p.to-1].w]) && !(p.knownTo-p.from == 1 && (ordinaryWords(toks[p.from:p.knownTo]) || p.knownPossessive)) &&
 		word(toks, p.from-1) != "from" {
 		// A well-known brand keeps its whole name ("Pottery Barn") and
 		// sheds a product's words ("Anker SOLIX F2000"), not a company's
@@ -110,8 +110,9 @@ func (e *extraction) companyName(p phrase) string {
 		// JuiceBox from Enel X Way", where a product comes from its maker
 		// named whole) but sheds a line's ("ClickHouse Cloud"); a listed
 		// ordinary word or possessive opening a longer name is no maker
-		// ("Power BI", "Carter's Desk"), a listed name of ordinary words is
-		// ("Capital One MONEY", "Minor Figures Oat M*lk").
+		// ("Power BI", "Carter's Desk"), a listed name of words more is
+		// ("Capital One MONEY", "Minor Figures Oat M*lk", "Trader Joe's
+		// Pale Ale").
 		return e.nameOf(p, toks[p.from:p.knownTo], p.knownPossessive)
 	}
 	ts := toks[p.from:p.to]

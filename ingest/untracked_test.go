@@ -56,6 +56,11 @@ func TestExtractUntrackedNames(t *testing.T) {
 		{"model beside siblings' models", "| Mattress | Feel |\n|---|---|\n| **Square Classic** | Firm |\n| **BP Plus** | Soft |\n| **Nectar Premier** | Medium |\n",
 			[]string{"Square", "BP", "Nectar"}},
 		{"item after a possessive's product", "Try Uniqlo's Smart Ankle Pants or the J.Crew 484 Slim.", []string{"Uniqlo", "J.Crew"}},
+		// A well-known possessive name leading an item is one brand.
+		{"known possessive leading an item", "* **Trader Joe's Non-Alcoholic Pale Ale:** Surprisingly good for under $8 a six-pack.\n* **Busch NA:** cheap.\n",
+			[]string{"Trader Joe's", "Busch"}},
+		{"known possessive in a bold enumeration", "4. **Fooble** — pricey.\n5. **Trader Joe's or Costco** — If you can pick up a bouquet yourself, their flowers cost a fraction of the price.\n",
+			[]string{"Fooble", "Trader Joe's", "Costco"}},
 		// Demonstratives in other languages open a sentence, never a name.
 		{"demonstratives in other languages", "Estas son las opciones que más recomiendan los dermatólogos en España:\n\n1. **Fooble** — suave.\n", []string{"Fooble"}},
 		{"demonstratives in German and Italian", "Diese gelten als die besten. Questi marchi sono i più venduti. Deze merken zijn populair.", nil},
