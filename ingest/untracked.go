@@ -503,6 +503,9 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	if len(words) == 1 && institutionCompound(words[0]) {
 		p.rejected = true // "Lohnsteuerhilfeverein": a kind of association
 	}
+	if p.initial && len(words) == 1 && foreignLike[word(toks, to)] && p.knownTo == from {
+		p.rejected = true // "Geldverstrekkers zoals Obvion": the kind of what the line names
+	}
 	if inflectedJudgement(words[0]) != 0 {
 		p.rejected = true // "Empfehlenswerte Modelle sind": an adjective opens a description
 	}

@@ -61,6 +61,10 @@ func TestExtractUntrackedNames(t *testing.T) {
 			[]string{"Trader Joe's", "Busch"}},
 		{"known possessive in a bold enumeration", "4. **Fooble** — pricey.\n5. **Trader Joe's or Costco** — If you can pick up a bouquet yourself, their flowers cost a fraction of the price.\n",
 			[]string{"Fooble", "Trader Joe's", "Costco"}},
+		// The word leading a line before "like" of another language is the
+		// kind of what it names.
+		{"kind before a foreign like", "* **Geldverstrekkers zoals Obvion, Venn en Tellius:** Vaak de laagste rente.\n* **ASN Bank:** duurzaam.\n",
+			[]string{"Obvion", "Venn", "Tellius", "ASN Bank"}},
 		// Demonstratives in other languages open a sentence, never a name.
 		{"demonstratives in other languages", "Estas son las opciones que más recomiendan los dermatólogos en España:\n\n1. **Fooble** — suave.\n", []string{"Fooble"}},
 		{"demonstratives in German and Italian", "Diese gelten als die besten. Questi marchi sono i più venduti. Deze merken zijn populair.", nil},
