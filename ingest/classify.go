@@ -685,11 +685,11 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				asBefore(toks, i) && (v.clause[i] == c || v.firstBrand() == k) {
 				return true
 			}
-		case "que", "als", "dan", "che", "di", "della", "del", "dello", "dei", "degli", "delle":
+		case "que", "als", "dan", "che", "än", "niż", "di", "della", "del", "dello", "dei", "degli", "delle":
 			// "más barato que Zendesk", "günstiger als Zendesk", "plus
 			// chers que ceux de Free", "più care di Sicily by Car", "più
 			// basso della Singer"
-			if t.w != "que" && t.w != "als" && t.w != "dan" && t.w != "che" && word(toks, i-2) != "più" && word(toks, i-2) != "meno" {
+			if !foreignThan[t.w] && word(toks, i-2) != "più" && word(toks, i-2) != "meno" {
 				break // "di" is mostly "of"
 			}
 			j := thoseOf(toks, i+1)
@@ -743,7 +743,8 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 				return true
 			}
 		case "compared", "unlike", "alternative", "alternatives", "rival", "contrast", "similar", "comparable",
-			"alternativas", "alternativa", "alternativen", "alternatieven":
+			"alternativas", "alternativa", "alternativen", "alternatieven",
+			"ähnlich", "parecido", "parecida", "simile", "simili", "similaire", "similaires", "vergelijkbaar", "liknande", "semelhante", "podobny":
 			if i < k && examplesAfter(toks, i) && e.exampleCue(v, k) {
 				continue // "budget alternatives such as the Soundcore": an instance of the kind
 			}
@@ -756,7 +757,7 @@ func (e *extraction) compares(ui int, v *sentenceView, k, brand int) bool {
 			if v.firstBrand() == k && k < i && !v.brandBetween(k, i, brand) && e.namedAfterTo(v, i, brand) {
 				return true // "Saucony Guide – A lighter alternative to the Kayano"
 			}
-			if (t.w == "similar" || t.w == "comparable") && others && v.firstBrand() == k {
+			if similarWords[t.w] && others && v.firstBrand() == k {
 				return true // "A builds B's machines, so quality is similar"
 			}
 			if others && i == firstWord(toks) && (t.w == "compared" || t.w == "unlike") {
@@ -835,16 +836,17 @@ func (v *sentenceView) brandBetween(k, i, brand int) bool {
 	return false
 }
 
-// namedAfterTo reports whether the likeness word at i goes on with "to"
-// and a name other than brand: a brand, or a capitalised product of one
-// named earlier ("alternative to the Kayano").
+// namedAfterTo reports whether the likeness word at i goes on with "to",
+// in any language answers come in, and a name other than brand: a brand,
+// or a capitalised product of one named earlier ("alternative to the
+// Kayano", "muy parecido a Effaclar").
 func (e *extraction) namedAfterTo(v *sentenceView, i, brand int) bool {
 	j := i + 1
-	if word(v.toks, j) != "to" {
+	if !likenessTo[word(v.toks, j)] {
 		return false
 	}
 	j++
-	if word(v.toks, j) == "the" {
+	if word(v.toks, j) == "the" || articles[word(v.toks, j)] {
 		j++
 	}
 	if j >= len(v.toks) || v.toks[j].punct {
@@ -1037,6 +1039,14 @@ func foreignComparative(toks []token, i int) bool {
 		// German and Dutch comparatives end in -er right before "als" or
 		// "dan".
 		if j == i-1 && (toks[i].w == "als" || toks[i].w == "dan") && len(w) > 4 && strings.HasSuffix(w, "er") {
+			return true
+		}
+		// Swedish ones in -are before "än" ("billigare än"), Polish ones
+		// in -szy, -sza, -sze or -ej before "niż" ("tańszy niż").
+		if j == i-1 && toks[i].w == "än" && len(w) > 5 && strings.HasSuffix(w, "are") {
+			return true
+		}
+		if j == i-1 && toks[i].w == "niż" && (strings.HasSuffix(w, "szy") || strings.HasSuffix(w, "sza") || strings.HasSuffix(w, "sze") || strings.HasSuffix(w, "ej")) {
 			return true
 		}
 	}

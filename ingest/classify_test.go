@@ -26,6 +26,11 @@ func TestExtractMentionType(t *testing.T) {
 		{"Fooble ist die richtige Wahl für Familien. Stone ist teurer.", []string{"Fooble", "Stone"}, "Fooble", sightline.MentionRecommendation},
 		// A French comparison runs past "chez"; one against "the
 		// competition" names no brand.
+		// "than" and "similar" in Swedish, Polish, German and Spanish.
+		{"* **Oatly Barista:** Krämig.\n* **Alpro Barista Havre:** Något mildare smak och lite billigare än Oatly, men skummet sjunker ihop snabbare.\n", []string{"Oatly", "Alpro"}, "Alpro", sightline.MentionComparison},
+		{"- **Ceneo** – porównywarka.\n- **Allegro** – często tańszy niż Ceneo, ale wolniejsza dostawa.\n", []string{"Ceneo", "Allegro"}, "Allegro", sightline.MentionComparison},
+		{"* **Wüsthof Classic:** Der Klassiker.\n* **Zwilling Pro Kochmesser 20 cm:** Ähnlich hochwertig wie das Wüsthof, mit einer geschwungenen Klinge.\n", []string{"Wüsthof", "Zwilling"}, "Zwilling", sightline.MentionComparison},
+		{"**1. La Roche-Posay Effaclar Gel** — el clásico de farmacia.\n\n**4. Bioderma Sébium Gel Moussant** — muy parecido a Effaclar y algo más barato.\n", []string{"La Roche-Posay", "Bioderma"}, "Bioderma", sightline.MentionComparison},
 		{"- **Carrefour** livre le jour même.\n- **Monoprix** livre via son propre site, avec des prix plus élevés que chez Carrefour.\n", []string{"Monoprix", "Carrefour"}, "Monoprix", sightline.MentionComparison},
 		{"1. **Taxfix** – per App.\n2. **WISO Steuer** – Der Klassiker; etwas teurer als die Konkurrenz, dafür sehr gründlich.\n", []string{"WISO Steuer", "Taxfix"}, "WISO Steuer", sightline.MentionListing},
 		// Italian measures "più care di" against a brand.

@@ -536,7 +536,16 @@ var foreignMore = wordSet(`más menos plus moins mais più meno meer minder mehr
 var foreignCopulas = wordSet(`est sont es son está están ist sind è sono é são zijn`)
 
 // foreignThan are "than" in the languages answers come in.
-var foreignThan = wordSet(`que als dan che`)
+var foreignThan = wordSet(`que als dan che än niż`)
+
+// similarWords liken one brand to another, in the languages answers come
+// in ("similar", "Ähnlich … wie", "muy parecido a").
+var similarWords = wordSet(`similar comparable ähnlich parecido parecida simile simili similaire similaires
+	vergelijkbaar liknande semelhante podobny`)
+
+// likenessTo are the "to" of "similar to" and "an alternative to" in the
+// languages answers come in.
+var likenessTo = wordSet(`to a à al wie med met do`)
 
 // foreignChoices are "choice" and "option" in the languages answers come in.
 var foreignChoices = wordSet(`choix option opción elección opção escolha wahl option scelta opzione keuze
