@@ -626,9 +626,12 @@ func polarity(toks []token, i int) int {
 			p = -1 // "wears faster", "drains quickly"
 		}
 	case "low", "lower", "lowest":
-		// "a lower annual fee", "Low monitoring prices"; "low cost" names
-		// a kind of brand ("Les marques low cost").
-		if next := word(toks, i+1); (priceNouns[next] || priceNouns[word(toks, i+2)]) && (w != "low" || next != "cost" && next != "price") {
+		// "a lower annual fee", "Low monitoring prices", "a low cost per
+		// gallon"; "low cost" after a noun names a kind of brand ("Les
+		// marques low cost").
+		next := word(toks, i+1)
+		kind := w == "low" && (next == "cost" || next == "price") && prev != "a" && !articles[prev] && word(toks, i+2) != "per"
+		if (priceNouns[next] || priceNouns[word(toks, i+2)]) && !kind {
 			p = 1
 		}
 	case "charge", "cobra", "cobran", "facture", "berechnet":

@@ -24,6 +24,8 @@ func TestExtractToneCues(t *testing.T) {
 		// A bold line alone heads the list after it as a lead-in does.
 		{"Intro.\n\n**Also worth considering**\n- **Sennheiser Momentum 4**: 60-hour battery life.\n- **Fooble Px7**: premium build.\n", "Sennheiser", sightline.TonePositive},
 		{"Intro.\n\n**Online lenders**\n- **Sennheiser Momentum 4**: 60-hour battery life.\n- **Fooble Px7**: premium build.\n", "Sennheiser", sightline.ToneNeutral},
+		// A low cost per unit praises, in the clause after "but" too.
+		{"* An under-sink system from **Fooble** has a high upfront price but a low cost per gallon.\n* **Zoho**: sold online.\n", "Fooble", sightline.TonePositive},
 		// Support rated highly praises.
 		{"* **Fooble:** Built for small businesses; its customer support is consistently rated highly.\n* **Zoho:** Sold online.\n", "Fooble", sightline.TonePositive},
 		// Options that come out on top are endorsed; "on top of" only adds.
