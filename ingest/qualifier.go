@@ -63,9 +63,16 @@ func conditionalCue(toks []token, i int) bool {
 		}
 	case "quem", "quienes", "chi", "ceux":
 		switch word(toks, i-1) {
-		case "para", "per", "pour": // "para quem quer …": for people who
+		case "para", "per", "pour", "a", "à": // "para quem quer …", "adatto a chi": for people who
 			return true
 		}
+	case "die", "które", "którzy", "som":
+		// "für alle, die", "dla osób, które", "för den som": those who
+		j := i - 1
+		if j >= 0 && toks[j].w == "," {
+			j--
+		}
+		return thoseWho[word(toks, j)]
 	case "when":
 		if w := word(toks, i+1); w == "you" || w == "your" {
 			return true

@@ -23,6 +23,12 @@ func TestExtractQualifier(t *testing.T) {
 		{"If you want an app that replaced Mint, the two most common picks are YNAB and Monarch Money.", []string{"Monarch Money", "YNAB", "Mint"}, "Monarch Money", sightline.QualifierConditional},
 		{"If you need a cheap plan, Gusto is fine.", []string{"Gusto"}, "Gusto", sightline.QualifierConditional},
 		{"Gusto is fine for most people.", []string{"Gusto"}, "Gusto", sightline.QualifierDirect},
+		// "for those who" in Italian, German, Polish and Swedish.
+		{"Gusto ha un gusto più delicato, adatto a chi non ama l'amaro.", []string{"Gusto"}, "Gusto", sightline.QualifierConditional},
+		{"* **Gusto Chef XL:** Eine Küchenmaschine mit Induktion, ideal für alle, die viel backen.\n", []string{"Gusto"}, "Gusto", sightline.QualifierConditional},
+		{"* **Gusto:** duży wybór; najlepszy sklep dla osób, które wiedzą, czego szukają.\n", []string{"Gusto"}, "Gusto", sightline.QualifierConditional},
+		{"Gusto ist ideal für alle, die viel backen.", []string{"Gusto"}, "Gusto", sightline.QualifierConditional},
+		{"Gusto passar bäst för den som läser mycket.", []string{"Gusto"}, "Gusto", sightline.QualifierConditional},
 		// People with something are a reader situation, in Dutch too; a use
 		// with something is none.
 		{"Gusto is great for runners with wide feet.", []string{"Gusto"}, "Gusto", sightline.QualifierConditional},

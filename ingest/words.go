@@ -726,6 +726,10 @@ var pluralVerbs = wordSet(`are were have tend remain come look feel run`)
 // ("Herman Miller, which acquired …", "O Mercadona, que chegou …").
 var relativePronouns = wordSet(`which who que qui che`)
 
+// thoseWho are the people a relative pronoun of German, Polish or Swedish
+// restricts a claim to: "alle, die", "osób, które", "den som".
+var thoseWho = wordSet(`alle diejenigen jene osób tych wszystkich ludzi den dig dem alla`)
+
 // firmVerbs say what a company does to another company ("acquired Fully").
 var firmVerbs = wordSet(`acquired acquires bought buys merged merges purchased absorbed rebranded`)
 
