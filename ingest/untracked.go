@@ -447,13 +447,17 @@ func suppliedAfter(toks []token, to int) bool {
 }
 
 // nameArticle reports whether token k is a capitalised "The" inside a
-// sentence opening a name that is the subject of the verb after token to.
+// sentence opening a name that is the subject of the verb after token to,
+// or opening a sentence and a firm's name of two words or more.
 func (e *extraction) nameArticle(toks []token, k, to int) bool {
-	if toks[k].w != "the" || k == firstWord(toks) || !e.capitalisedAt(toks, k) || toks[k-1].w == ":" || to-k < 2 {
+	if toks[k].w != "the" || to-k < 2 || !e.capitalisedAt(toks, k) {
 		return false
 	}
+	if k == firstWord(toks) {
+		return to-k > 2 && firmWords[toks[to-1].w] // "The Fine Bedding Company's range": a firm's name
+	}
 	next := word(toks, to)
-	return predicateVerbs[next] || subjectVerbs[next]
+	return toks[k-1].w != ":" && (predicateVerbs[next] || subjectVerbs[next])
 }
 
 func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {

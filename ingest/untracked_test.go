@@ -65,6 +65,8 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// kind of what it names.
 		{"kind before a foreign like", "* **Geldverstrekkers zoals Obvion, Venn en Tellius:** Vaak de laagste rente.\n* **ASN Bank:** duurzaam.\n",
 			[]string{"Obvion", "Venn", "Tellius", "ASN Bank"}},
+		// A "The" opening a sentence opens a firm's name.
+		{"The before a firm's name", "The Fine Bedding Company's Spundown range is a good choice if you need something hypoallergenic.", []string{"The Fine Bedding Company"}},
 		// Demonstratives in other languages open a sentence, never a name.
 		{"demonstratives in other languages", "Estas son las opciones que más recomiendan los dermatólogos en España:\n\n1. **Fooble** — suave.\n", []string{"Fooble"}},
 		{"demonstratives in German and Italian", "Diese gelten als die besten. Questi marchi sono i più venduti. Deze merken zijn populair.", nil},
