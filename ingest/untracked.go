@@ -507,6 +507,9 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	if len(words) == 1 && institutionCompound(words[0]) {
 		p.rejected = true // "Lohnsteuerhilfeverein": a kind of association
 	}
+	if from > 1 && formerlyWords[word(toks, from-1)] && toks[from-2].w == "(" {
+		p.rejected = true // "Lofty (formerly Chime)": the brand's old name, no other brand
+	}
 	if p.initial && len(words) == 1 && foreignLike[word(toks, to)] && p.knownTo == from {
 		p.rejected = true // "Geldverstrekkers zoals Obvion": the kind of what the line names
 	}

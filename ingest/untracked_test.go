@@ -65,6 +65,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// kind of what it names.
 		{"kind before a foreign like", "* **Geldverstrekkers zoals Obvion, Venn en Tellius:** Vaak de laagste rente.\n* **ASN Bank:** duurzaam.\n",
 			[]string{"Obvion", "Venn", "Tellius", "ASN Bank"}},
+		// A former name in parentheses is the same brand's, no other.
+		{"former name in parentheses", "* **Lofty (formerly Chime):** An all-in-one platform with IDX websites.\n* **Zillow Premier Agent (früher Fooble):** leads.\n",
+			[]string{"Lofty", "Zillow"}},
 		// A "The" opening a sentence opens a firm's name.
 		{"The before a firm's name", "The Fine Bedding Company's Spundown range is a good choice if you need something hypoallergenic.", []string{"The Fine Bedding Company"}},
 		// Demonstratives in other languages open a sentence, never a name.

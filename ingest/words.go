@@ -538,6 +538,11 @@ var foreignCopulas = wordSet(`est sont es son está están ist sind è sono é s
 // foreignThan are "than" in the languages answers come in.
 var foreignThan = wordSet(`que als dan che än niż`)
 
+// formerlyWords introduce a brand's former name in the languages answers
+// come in: "(formerly Chime)", "(früher …)", "(anciennement …)".
+var formerlyWords = wordSet(`formerly previously früher ehemals anciennement antes anteriormente
+	precedentemente voorheen tidigare dawniej`)
+
 // similarWords liken one brand to another, in the languages answers come
 // in ("similar", "Ähnlich … wie", "muy parecido a").
 var similarWords = wordSet(`similar comparable ähnlich parecido parecida simile simili similaire similaires
