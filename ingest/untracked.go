@@ -544,8 +544,8 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 		p.rejected = p.rejected || (names < 2 || p.ordinary && !corporateWords[toks[to-1].w]) && !(suppliedAfter(toks, to) && !p.ordinary) &&
 			!(p.knownTo == to && !p.ordinary && to < len(toks) && unicode.IsLower(d.text[toks[to].start])) // "the Peloton app": a known brand's product
 	}
-	if e.ownedByPossessive(toks, from) {
-		p.rejected = true // "Wendy's fries and Sausage Biscuit deal"
+	if e.ownedByPossessive(toks, from) || productsOfPossessive(d.text, toks, from, to) {
+		p.rejected = true // "Wendy's fries and Sausage Biscuit deal", "IKEA's Kivik and Söderhamn sofas"
 	}
 	if from > 0 {
 		gap := strings.TrimSpace(string(d.text[toks[from-1].end:start]))
@@ -590,6 +590,34 @@ func acronymsOnly(text []rune, ts []token) bool {
 		n++
 	}
 	return n > 0
+}
+
+// productsOfPossessive reports whether the name at toks[from:to] is one
+// of the names a capitalised possessive owns and a noun in lower case
+// after them says the kind of ("IKEA's Kivik and Söderhamn sofas"): that
+// brand's products.
+func productsOfPossessive(text []rune, toks []token, from, to int) bool {
+	k := from - 1
+	if andWords[word(toks, k)] {
+		// "and Söderhamn": the name before it must be owned too.
+		k--
+		for k > 0 && !toks[k].punct && !toks[k-1].poss && capitalised(text[toks[k].start:toks[k].end]) {
+			k--
+		}
+		if k <= 0 || toks[k].punct || !capitalised(text[toks[k].start:toks[k].end]) {
+			return false
+		}
+		k--
+	}
+	if k < 0 || !toks[k].poss || !capitalised(text[toks[k].start:toks[k].end]) {
+		return false
+	}
+	after := to
+	for andWords[word(toks, after)] || after < len(toks) && !toks[after].punct && capitalised(text[toks[after].start:toks[after].end]) {
+		after++
+	}
+	next := word(toks, after)
+	return next != "" && unicode.IsLower(text[toks[after].start]) && !predicateVerbs[next] && !subjectVerbs[next] && !functionWords[next] && !stopNames[next]
 }
 
 // ownedByPossessive reports whether the phrase at token from, opening with

@@ -65,6 +65,10 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// kind of what it names.
 		{"kind before a foreign like", "* **Geldverstrekkers zoals Obvion, Venn en Tellius:** Vaak de laagste rente.\n* **ASN Bank:** duurzaam.\n",
 			[]string{"Obvion", "Venn", "Tellius", "ASN Bank"}},
+		// Names after a brand's possessive and before the kind of thing
+		// they are are its products.
+		{"products after a possessive", "IKEA's Kivik and Söderhamn sofas are good value. If budget is tight, OpenAI's Whisper model is free to run locally.",
+			[]string{"IKEA", "OpenAI"}},
 		// A former name in parentheses is the same brand's, no other.
 		{"former name in parentheses", "* **Lofty (formerly Chime):** An all-in-one platform with IDX websites.\n* **Zillow Premier Agent (früher Fooble):** leads.\n",
 			[]string{"Lofty", "Zillow"}},
