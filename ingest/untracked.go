@@ -495,7 +495,7 @@ func (e *extraction) classifyPhrase(ui int, toks []token, from, to int) phrase {
 	// unless a product word makes it a product ("YouTube TV").
 	section := len(words) > 1 && publishers[words[0]] && !productWords[words[len(words)-1]]
 	if publishers[joined] || publishers[strings.TrimPrefix(joined, "the_")] || section || publicBodies[joined] || publicBodies[unelided(words[0])] ||
-		programmingLanguages[joined] || technologies[words[0]] || given && len(words) > 1 && !corporateWords[words[len(words)-1]] || weekdays[joined] {
+		programmingLanguages[joined] || technologies[words[0]] || ingredients[words[0]] || given && len(words) > 1 && !corporateWords[words[len(words)-1]] || weekdays[joined] {
 		p.rejected = true
 	}
 	if personRoles[word(toks, from-1)] || from > 1 && toks[from-1].w == "." && personRoles[word(toks, from-2)] {

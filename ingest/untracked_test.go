@@ -69,6 +69,9 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// they are are its products.
 		{"products after a possessive", "IKEA's Kivik and Söderhamn sofas are good value. If budget is tight, OpenAI's Whisper model is free to run locally.",
 			[]string{"IKEA", "OpenAI"}},
+		// Active ingredients label what follows, never a brand.
+		{"ingredient labels", "* **Selenium sulfide:** Fooble works quickly.\n* **Ketoconazole:** Nizoral is the strongest.\n* **Niacinamide:** Zoho sells it cheaply.\n",
+			[]string{"Fooble", "Nizoral", "Zoho"}},
 		// A former name in parentheses is the same brand's, no other.
 		{"former name in parentheses", "* **Lofty (formerly Chime):** An all-in-one platform with IDX websites.\n* **Zillow Premier Agent (früher Fooble):** leads.\n",
 			[]string{"Lofty", "Zillow"}},

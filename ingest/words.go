@@ -315,6 +315,11 @@ var publicBodies = wordSet(`aafco mit harvard stanford oxford cambridge rbi ecb 
 var programmingLanguages = wordSet(`python javascript typescript java go golang rust ruby php kotlin swift
 	c# c++ scala perl haskell elixir erlang r matlab sql html css node.js nodejs dart lua julia`)
 
+// ingredients are active ingredients and supplements that label what an
+// answer says about them ("**Selenium sulfide:** …"), never brands.
+var ingredients = wordSet(`selenium ketoconazole pyrithione niacinamide retinol salicylic glycolic hyaluronic benzoyl
+	minoxidil finasteride melatonin magnesium creatine collagen caffeine ceramides peptides`)
+
 // technologies are standards, technologies, internet protocols and open
 // systems, never brands ("Bluetooth LE", "USB-C", "Wi-Fi 7", "WHOIS
 // privacy", "Linux").
