@@ -597,10 +597,16 @@ func acronymsOnly(text []rune, ts []token) bool {
 // after them says the kind of ("IKEA's Kivik and Söderhamn sofas"): that
 // brand's products.
 func productsOfPossessive(text []rune, toks []token, from, to int) bool {
+	if corporateWords[toks[to-1].w] {
+		return false // "Porter's Toolkit and Little Meadow Software tools": firms
+	}
 	k := from - 1
 	if andWords[word(toks, k)] {
 		// "and Söderhamn": the name before it must be owned too.
 		k--
+		if k < 0 || corporateWords[toks[k].w] {
+			return false
+		}
 		for k > 0 && !toks[k].punct && !toks[k-1].poss && capitalised(text[toks[k].start:toks[k].end]) {
 			k--
 		}

@@ -69,6 +69,7 @@ func TestExtractUntrackedNames(t *testing.T) {
 		// they are are its products.
 		{"products after a possessive", "IKEA's Kivik and Söderhamn sofas are good value. If budget is tight, OpenAI's Whisper model is free to run locally.",
 			[]string{"IKEA", "OpenAI"}},
+		{"firms after a possessive name", "Avoid tools such as Porter's Toolkit and Little Meadow Software products.", []string{"Porter's Toolkit", "Little Meadow Software"}},
 		// Active ingredients label what follows, never a brand.
 		{"ingredient labels", "* **Selenium sulfide:** Fooble works quickly.\n* **Ketoconazole:** Nizoral is the strongest.\n* **Niacinamide:** Zoho sells it cheaply.\n",
 			[]string{"Fooble", "Nizoral", "Zoho"}},
