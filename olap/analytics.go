@@ -93,6 +93,21 @@ func (s Scope) rollupFrom(daily string) (string, []any) {
 	return perQueryFrom(daily, s)
 }
 
+// trendFrom is a FROM item holding the rows of daily (ranks_daily or
+// mentions_daily) of the scope's window and of the previous one, which a
+// read tells apart by day >= s.From: rollupFrom over both windows at once,
+// so that one pass reads both. With a tracked-query filter each window
+// takes its own whole months (perQueryFrom), so that no month straddles
+// the two.
+func (s Scope) trendFrom(daily string) (string, []any) {
+	if s.TrackedQueryIDs == nil {
+		both := s.Previous()
+		both.To = s.To
+		return both.rollupFrom(daily)
+	}
+	return perQueryFrom(daily, s.Previous(), s)
+}
+
 // monthlyRollups are the monthly twins of the daily rollups that keep
 // tracked_query_id (migration 00006): same key and columns, day being the
 // first day of the month.
