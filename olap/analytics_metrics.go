@@ -613,7 +613,7 @@ type ClusterMetrics struct {
 
 // ClusterMetrics computes one row per group, in the groups' order, over
 // scope and the groups' tracked queries. One read returns the own brand's
-// sums per tracked query (ranks joined to mentions, whole months from the
+// sums per tracked query (ranks and mentions, whole months from the
 // monthly rollups); a query in several groups counts in each. The read is
 // narrowed to the union of the groups (scope's own tracked-query filter is
 // replaced by it) when the union is small; a long list of ids costs more to match row by row than
@@ -669,51 +669,58 @@ type querySums struct {
 	voice voiceSums
 }
 
-// querySums reads the own brand's sums per tracked query over scope.
+// querySums reads the own brand's sums per tracked query over scope: the
+// rank sums of every query with a completed capture, with its mention sums
+// (two queries run together, joined here).
 func (a *Analytics) querySums(ctx context.Context, scope Scope) (map[uuid.UUID]querySums, error) {
 	ranks, ranksArgs := perQueryFrom("ranks_daily", scope)
 	voices, voicesArgs := perQueryFrom("mentions_daily", scope)
 	out := map[uuid.UUID]querySums{}
-	err := scanRows(ctx, a.Conn, "reading per-query sums", `
-		SELECT r.tracked_query_id, r.ai_passes, r.serp_passes, r.shopping_passes,
-		       r.mention_count, r.mention_sum, r.link_count, r.link_sum,
-		       r.serp_count, r.serp_sum, r.shopping_count, r.shopping_sum,
-		       v.own_worth, v.all_worth, v.all_mentions, v.positive, v.neutral, v.negative
-		FROM (
+	voiced := map[uuid.UUID]voiceSums{}
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		return scanRows(gctx, a.Conn, "reading per-query rank sums", `
 			SELECT tracked_query_id,
-			       sumIf(passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')) AS ai_passes,
-			       sumIf(passes, engine = 'google_serp') AS serp_passes,
-			       sumIf(passes, engine = 'google_shopping') AS shopping_passes,
-			       sum(mention_count) AS mention_count, sum(mention_position_sum) AS mention_sum,
-			       sum(link_count) AS link_count, sum(link_position_sum) AS link_sum,
-			       sum(serp_count) AS serp_count, sum(serp_position_sum) AS serp_sum,
-			       sum(shopping_count) AS shopping_count, sum(shopping_position_sum) AS shopping_sum
+			       sumIf(passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')),
+			       sumIf(passes, engine = 'google_serp'), sumIf(passes, engine = 'google_shopping'),
+			       sum(mention_count), sum(mention_position_sum), sum(link_count), sum(link_position_sum),
+			       sum(serp_count), sum(serp_position_sum), sum(shopping_count), sum(shopping_position_sum)
 			FROM `+ranks+`
 			WHERE relation = 'own'
-			GROUP BY tracked_query_id
-		) AS r
-		LEFT JOIN (
-			SELECT tracked_query_id,
-			       sumIf(worth, relation = 'own') AS own_worth, sum(worth) AS all_worth, sum(mentions) AS all_mentions,
-			       sumIf(tone_positive, relation = 'own') AS positive, sumIf(tone_neutral, relation = 'own') AS neutral,
-			       sumIf(tone_negative, relation = 'own') AS negative
-			FROM `+voices+`
-			GROUP BY tracked_query_id
-		) AS v ON v.tracked_query_id = r.tracked_query_id`, append(append([]any{}, ranksArgs...), voicesArgs...), func(rows driver.Rows) error {
-		var id uuid.UUID
-		var q querySums
-		if err := rows.Scan(&id, &q.ranks.aiPasses, &q.ranks.serpPasses, &q.ranks.shoppingPasses,
-			&q.ranks.mention.count, &q.ranks.mention.sum, &q.ranks.link.count, &q.ranks.link.sum,
-			&q.ranks.serp.count, &q.ranks.serp.sum, &q.ranks.shopping.count, &q.ranks.shopping.sum,
-			&q.voice.worth, &q.voice.allWorth, &q.voice.allMentions,
-			&q.voice.positive, &q.voice.neutral, &q.voice.negative); err != nil {
-			return err
-		}
-		out[id] = q
-		return nil
+			GROUP BY tracked_query_id`, ranksArgs, func(rows driver.Rows) error {
+			var id uuid.UUID
+			var q querySums
+			if err := rows.Scan(&id, &q.ranks.aiPasses, &q.ranks.serpPasses, &q.ranks.shoppingPasses,
+				&q.ranks.mention.count, &q.ranks.mention.sum, &q.ranks.link.count, &q.ranks.link.sum,
+				&q.ranks.serp.count, &q.ranks.serp.sum, &q.ranks.shopping.count, &q.ranks.shopping.sum); err != nil {
+				return err
+			}
+			out[id] = q
+			return nil
+		})
 	})
-	if err != nil {
+	g.Go(func() error {
+		return scanRows(gctx, a.Conn, "reading per-query mention sums", `
+			SELECT tracked_query_id, sumIf(worth, relation = 'own'), sum(worth), sum(mentions),
+			       sumIf(tone_positive, relation = 'own'), sumIf(tone_neutral, relation = 'own'),
+			       sumIf(tone_negative, relation = 'own')
+			FROM `+voices+`
+			GROUP BY tracked_query_id`, voicesArgs, func(rows driver.Rows) error {
+			var id uuid.UUID
+			var v voiceSums
+			if err := rows.Scan(&id, &v.worth, &v.allWorth, &v.allMentions, &v.positive, &v.neutral, &v.negative); err != nil {
+				return err
+			}
+			voiced[id] = v
+			return nil
+		})
+	})
+	if err := g.Wait(); err != nil {
 		return nil, err
+	}
+	for id, q := range out {
+		q.voice = voiced[id]
+		out[id] = q
 	}
 	return out, nil
 }
