@@ -1,6 +1,7 @@
 package olap
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -92,6 +93,21 @@ func (s Scope) rollupFrom(daily string) (string, []any) {
 	return perQueryFrom(daily, s)
 }
 
+// trendFrom is a FROM item holding the rows of daily (ranks_daily or
+// mentions_daily) of the scope's window and of the previous one, which a
+// read tells apart by day >= s.From: rollupFrom over both windows at once,
+// so that one pass reads both. With a tracked-query filter each window
+// takes its own whole months (perQueryFrom), so that no month straddles
+// the two.
+func (s Scope) trendFrom(daily string) (string, []any) {
+	if s.TrackedQueryIDs == nil {
+		both := s.Previous()
+		both.To = s.To
+		return both.rollupFrom(daily)
+	}
+	return perQueryFrom(daily, s.Previous(), s)
+}
+
 // monthlyRollups are the monthly twins of the daily rollups that keep
 // tracked_query_id (migration 00006): same key and columns, day being the
 // first day of the month.
@@ -102,22 +118,54 @@ var monthlyRollups = map[string]string{"ranks_daily": "ranks_monthly", "mentions
 // months a scope's window covers whole come from the monthly rollup (day is
 // the month's first day, so it still lies in the scope's window), the days
 // before and after them from the daily one. A 16-month window reads about
-// 45 rows per query and brand instead of 480. The scopes' windows must not
-// overlap.
+// 45 rows per query and brand instead of 480. The scopes differ only in
+// their windows, which must not overlap. Each rollup is read in one arm
+// whose predicate lists its runs of days (runs that meet joined), whatever
+// the number of scopes: every arm costs the server its own analysis and
+// reading, more than the rows the runs select.
 func perQueryFrom(daily string, scopes ...Scope) (string, []any) {
-	var arms []string
-	var args []any
+	var months, days []WindowPart
 	for _, s := range scopes {
 		s = s.bounded()
 		for _, part := range WindowParts(s.From, s.To) {
-			table := daily
 			if part.Monthly {
-				table = monthlyRollups[daily]
+				months = append(months, part)
+			} else {
+				days = append(days, part)
 			}
-			where, a := s.predicate("day >= ? AND day <= ?", part.From, part.To)
-			arms = append(arms, "SELECT * FROM "+table+" WHERE "+where)
-			args = append(args, a...)
 		}
+	}
+	var arms []string
+	var args []any
+	for _, r := range []struct {
+		table string
+		parts []WindowPart
+		next  func(time.Time) time.Time // the first row of the run after one ending at t
+	}{
+		{monthlyRollups[daily], months, func(t time.Time) time.Time { return t.AddDate(0, 1, 0) }},
+		{daily, days, func(t time.Time) time.Time { return t.AddDate(0, 0, 1) }},
+	} {
+		if len(r.parts) == 0 {
+			continue
+		}
+		slices.SortFunc(r.parts, func(a, b WindowPart) int { return a.From.Compare(b.From) })
+		runs := []WindowPart{r.parts[0]}
+		for _, p := range r.parts[1:] {
+			if last := &runs[len(runs)-1]; r.next(last.To).Equal(p.From) {
+				last.To = p.To
+			} else {
+				runs = append(runs, p)
+			}
+		}
+		window := make([]string, len(runs))
+		bounds := make([]any, 0, 2*len(runs))
+		for i, run := range runs {
+			window[i] = "day >= ? AND day <= ?"
+			bounds = append(bounds, run.From, run.To)
+		}
+		where, a := scopes[0].predicate("("+strings.Join(window, " OR ")+")", bounds...)
+		arms = append(arms, "SELECT * FROM "+r.table+" WHERE "+where)
+		args = append(args, a...)
 	}
 	return "(" + strings.Join(arms, " UNION ALL ") + ")", args
 }
@@ -162,9 +210,11 @@ func (s Scope) rawWhere() (string, []any) {
 	return s.predicate("captured_at >= ? AND captured_at < ?", s.From, s.To.AddDate(0, 0, 1))
 }
 
-func (s Scope) predicate(window string, from, until time.Time) (string, []any) {
+// predicate is project_id = ? AND window, with window's arguments bounds,
+// and the scope's filters.
+func (s Scope) predicate(window string, bounds ...any) (string, []any) {
 	sql := "project_id = ? AND " + window
-	args := []any{s.ProjectID, from, until}
+	args := append([]any{s.ProjectID}, bounds...)
 	if len(s.Engines) > 0 {
 		engines := make([]string, len(s.Engines))
 		for i, e := range s.Engines {

@@ -206,6 +206,14 @@ func mentionWhere(s Scope, f MentionFilter) (string, []any) {
 	return where, args
 }
 
+// finalWithinPartitions ends a FINAL read of a raw table partitioned by
+// the month of captured_at: the rows FINAL collapses share their sorting
+// key, which holds the capture day, so they always lie in one partition.
+// Told so, ClickHouse prunes the partitions outside the window; otherwise
+// a FINAL read of one day reads a granule of every month kept and merges
+// them all.
+const finalWithinPartitions = " SETTINGS do_not_merge_across_partitions_select_final = 1"
+
 // mentionPage reads one page of the scope's mention matches, narrowed
 // further by the literal predicate extra.
 func (a *Analytics) mentionPage(ctx context.Context, s Scope, f MentionFilter, extra string, extraArgs []any, offset int) ([]MentionSample, error) {
@@ -216,7 +224,7 @@ func (a *Analytics) mentionPage(ctx context.Context, s Scope, f MentionFilter, e
 		FROM mentions FINAL
 		WHERE `+where+extra+`
 		ORDER BY `+mentionOrder[f.Sort]+`
-		LIMIT ? OFFSET ?`, append(append(args, extraArgs...), f.Limit, offset), func(rows driver.Rows) (MentionSample, error) {
+		LIMIT ? OFFSET ?`+finalWithinPartitions, append(append(args, extraArgs...), f.Limit, offset), func(rows driver.Rows) (MentionSample, error) {
 		var (
 			m                                     MentionSample
 			country, engine, tone, kind, relation string
@@ -238,7 +246,7 @@ func (a *Analytics) mentionPage(ctx context.Context, s Scope, f MentionFilter, e
 func (a *Analytics) mentionRawCount(ctx context.Context, s Scope, f MentionFilter) (int, error) {
 	where, args := mentionWhere(s, f)
 	var n uint64
-	if err := a.Conn.QueryRow(ctx, `SELECT count() FROM mentions FINAL WHERE `+where, args...).Scan(&n); err != nil {
+	if err := a.Conn.QueryRow(ctx, `SELECT count() FROM mentions FINAL WHERE `+where+finalWithinPartitions, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("counting mention samples: %w", err)
 	}
 	return int(n), nil

@@ -12,6 +12,8 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
 	"golang.org/x/sync/errgroup"
+
+	"github.com/sightline/sightline"
 )
 
 // The headline metrics: GET /metrics (the own brand and every tracked
@@ -19,14 +21,18 @@ import (
 // /metrics/clusters (the own brand per cluster of tracked queries) and the
 // organization overview (the own brand per active project). Every figure is
 // summed from ranks_daily (passes and positions) and mentions_daily (share
-// of voice worth, tones, mention types). Each operation sends at most two
-// queries, run together; a query covers the current and the previous
-// window with one UNION ALL arm per window, so each arm reads only its own
-// days and only the columns its figures need (the trend needs no squares,
-// minimums or distributions). Window-wide sums come from the per-market
-// projections when no cluster filter applies; per-query figures read whole
-// months from the monthly rollups. The figures are computed here from the sums,
-// so one definition serves the three operations.
+// of voice worth, tones, mention types). GET /metrics sends three queries,
+// run together, each a single pass over its rows: the rank sums and the
+// mention sums of the current and the previous window at once (a row per
+// window, brand and engine or brand, told apart by day), and the own
+// brand's per-query counters of the current window. The server's cost is
+// mostly per query, per arm and per column read rather than per row, so one
+// scan of both windows beats an arm per window even where the previous
+// window's rows carry sums its figures do not need. Window-wide sums come
+// from the per-market projections when no cluster filter applies; per-query
+// figures read whole months from the monthly rollups. The figures are
+// computed here from the sums, so one definition serves the three
+// operations.
 
 // MentionTypeCounts counts mentions by type.
 type MentionTypeCounts struct {
@@ -301,9 +307,14 @@ type brandKey struct {
 var ownBrand = brandKey{relation: "own"}
 
 // brandRanks are a brand's ranks_daily sums in the current and previous
-// window, with the own brand's per-query counters of the current window.
+// window.
 type brandRanks struct {
-	cur, prev  rankSums
+	cur, prev rankSums
+}
+
+// ownQueries are the own brand's per-query counters of the current window
+// and its mention position distribution.
+type ownQueries struct {
 	positions  map[uint16]uint64
 	queries    [3]uint64 // AI, search, shopping queries with a pass
 	withResult [4]uint64 // of those, queries with a mention, link, search and shopping result
@@ -318,16 +329,22 @@ type brandVoices struct {
 
 // Metrics computes GET /metrics over scope for the own brand and each of
 // competitors (every current tracked competitor of the project), with the
-// trends against scope.Previous(). Two queries, run together: ranks_daily
-// and mentions_daily, each over the days of both windows.
+// trends against scope.Previous(). Three queries, run together: the rank
+// sums and the mention sums of both windows, and the own brand's per-query
+// counters.
 func (a *Analytics) Metrics(ctx context.Context, scope Scope, competitors []Competitor) (*Metrics, error) {
 	ranks := map[brandKey]*brandRanks{}
+	var counters ownQueries
 	var voices map[brandKey]*brandVoices
 	var total [2]voiceSums // every brand's worth and mentions: current, previous
 	if !scope.Empty() {
 		g, gctx := errgroup.WithContext(ctx)
 		g.Go(func() (err error) {
 			ranks, err = a.metricsRanks(gctx, scope)
+			return err
+		})
+		g.Go(func() (err error) {
+			counters, err = a.metricsQueries(gctx, scope)
 			return err
 		})
 		g.Go(func() (err error) {
@@ -366,7 +383,7 @@ func (a *Analytics) Metrics(ctx context.Context, scope Scope, competitors []Comp
 	m.MentionCount = own.cur.mention.count
 	m.SentimentPositive, m.SentimentNeutral, m.SentimentNegative = cur.positive, cur.neutral, cur.negative
 	m.MentionTypeCounts = ownVoice.types
-	for pos, n := range own.positions {
+	for pos, n := range counters.positions {
 		switch {
 		case pos <= 1:
 			m.MentionPositionDistribution.First += n
@@ -380,9 +397,10 @@ func (a *Analytics) Metrics(ctx context.Context, scope Scope, competitors []Comp
 			m.MentionPositionDistribution.Lower += n
 		}
 	}
-	m.AITrackedQueryCount, m.SerpTrackedQueryCount, m.ShoppingTrackedQueryCount = own.queries[0], own.queries[1], own.queries[2]
-	m.MentionQueriesWithResult, m.LinkQueriesWithResult = own.withResult[0], own.withResult[1]
-	m.SerpQueriesWithResult, m.ShoppingQueriesWithResult = own.withResult[2], own.withResult[3]
+	m.AITrackedQueryCount, m.SerpTrackedQueryCount, m.ShoppingTrackedQueryCount = counters.queries[0], counters.queries[1],
+		counters.queries[2]
+	m.MentionQueriesWithResult, m.LinkQueriesWithResult = counters.withResult[0], counters.withResult[1]
+	m.SerpQueriesWithResult, m.ShoppingQueriesWithResult = counters.withResult[2], counters.withResult[3]
 
 	prevSOV, _ := prev.shareOfVoice()
 	prevMention, _ := rate(own.prev.mention.count, own.prev.aiPasses)
@@ -423,137 +441,66 @@ func (a *Analytics) Metrics(ctx context.Context, scope Scope, competitors []Comp
 	return m, nil
 }
 
-// metricsRanks reads the ranks_daily sums of the own brand in the current
-// and the previous window and of each tracked competitor in the current
-// one, in one query of four arms, each reading only its window's days and
-// the columns it needs. Three arms neither group nor filter by tracked
-// query, so without a cluster filter ranks_daily's per-market projection
-// answers them (rollupFrom): the current window's own sums, the previous
-// window's (passes, counts and position sums: the trends) and the
-// competitors' (mention count and position sum). The fourth groups the
-// current window's own rows per tracked query for the per-query counters
-// and the position distribution, reading whole months from ranks_monthly
-// (perQueryFrom).
+// engineKind is the index of an engine's kind in the own brand's pass
+// counts: AI answers, search pages, shopping pages; -1 for none.
+func engineKind(engine string) int {
+	switch e := sightline.Engine(engine); {
+	case e.AI():
+		return 0
+	case e == sightline.EngineGoogleSERP:
+		return 1
+	case e == sightline.EngineGoogleShopping:
+		return 2
+	}
+	return -1
+}
+
+// metricsRanks reads the ranks_daily sums of every brand in the current
+// and the previous window in one pass (trendFrom), a row per window, brand
+// and engine: the own brand's passes by kind of engine and its positions
+// in both windows (the trends), the competitors' in the current one.
+// Without a cluster filter ranks_daily's per-market projection answers it.
 func (a *Analytics) metricsRanks(ctx context.Context, scope Scope) (map[brandKey]*brandRanks, error) {
-	current, currentArgs := scope.rollupFrom("ranks_daily")
-	previous, previousArgs := scope.Previous().rollupFrom("ranks_daily")
-	perQuery, perQueryArgs := perQueryFrom("ranks_daily", scope)
-	args := append(append(append(append([]any{}, currentArgs...), perQueryArgs...), previousArgs...), currentArgs...)
+	from, fromArgs := scope.trendFrom("ranks_daily")
 	out := map[brandKey]*brandRanks{}
-	brand := func(k brandKey) *brandRanks { return entryOf(out, k) }
 	err := scanRows(ctx, a.Conn, "reading rank sums", `
-		SELECT 'current' AS arm, toUUID('00000000-0000-0000-0000-000000000000') AS competitor,
-		       sumIf(passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')) AS ai_passes,
-		       sumIf(passes, engine = 'google_serp') AS serp_passes,
-		       sumIf(passes, engine = 'google_shopping') AS shopping_passes,
-		       sum(mention_n) AS m_count, sum(mention_sum) AS m_sum, sum(mention_sq) AS m_sq, min(mention_min) AS m_min,
-		       sum(link_n) AS l_count, sum(link_sum) AS l_sum, sum(link_sq) AS l_sq, min(link_min) AS l_min,
-		       sum(serp_n) AS s_count, sum(serp_sum) AS s_sum, sum(serp_sq) AS s_sq, min(serp_min) AS s_min,
-		       sum(shopping_n) AS p_count, sum(shopping_sum) AS p_sum, sum(shopping_sq) AS p_sq,
-		       min(shopping_min) AS p_min,
-		       CAST(map(), 'Map(UInt16, UInt64)') AS m_positions,
-		       toUInt64(0) AS ai_queries, toUInt64(0) AS serp_queries, toUInt64(0) AS shopping_queries,
-		       toUInt64(0) AS m_queries, toUInt64(0) AS l_queries, toUInt64(0) AS s_queries, toUInt64(0) AS p_queries
-		FROM (
-			SELECT engine, sum(passes) AS passes,
-			       sum(mention_count) AS mention_n, sum(mention_position_sum) AS mention_sum,
-			       sum(mention_position_sq_sum) AS mention_sq, min(mention_position_min) AS mention_min,
-			       sum(link_count) AS link_n, sum(link_position_sum) AS link_sum,
-			       sum(link_position_sq_sum) AS link_sq, min(link_position_min) AS link_min,
-			       sum(serp_count) AS serp_n, sum(serp_position_sum) AS serp_sum,
-			       sum(serp_position_sq_sum) AS serp_sq, min(serp_position_min) AS serp_min,
-			       sum(shopping_count) AS shopping_n, sum(shopping_position_sum) AS shopping_sum,
-			       sum(shopping_position_sq_sum) AS shopping_sq, min(shopping_position_min) AS shopping_min
-			FROM `+current+`
-			WHERE relation = 'own'
-			GROUP BY engine
+		SELECT toUInt8(day >= ?) AS current, toString(relation) AS brand, competitor_id, engine, sum(passes),
+		       sum(mention_count), sum(mention_position_sum), sum(mention_position_sq_sum), min(mention_position_min),
+		       sum(link_count), sum(link_position_sum), sum(link_position_sq_sum), min(link_position_min),
+		       sum(serp_count), sum(serp_position_sum), sum(serp_position_sq_sum), min(serp_position_min),
+		       sum(shopping_count), sum(shopping_position_sum), sum(shopping_position_sq_sum), min(shopping_position_min)
+		FROM `+from+`
+		GROUP BY current, relation, competitor_id, engine`, append([]any{sqlDay(scope.From)}, fromArgs...), func(rows driver.Rows) error {
+		var (
+			current uint8
+			k       brandKey
+			engine  string
+			passes  uint64
+			r       rankSums
 		)
-		UNION ALL
-		SELECT 'queries' AS arm, toUUID('00000000-0000-0000-0000-000000000000') AS competitor,
-		       toUInt64(0) AS ai_passes, toUInt64(0) AS serp_passes, toUInt64(0) AS shopping_passes,
-		       toUInt64(0) AS m_count, toUInt64(0) AS m_sum, toUInt64(0) AS m_sq, CAST(NULL, 'Nullable(UInt16)') AS m_min,
-		       toUInt64(0) AS l_count, toUInt64(0) AS l_sum, toUInt64(0) AS l_sq, CAST(NULL, 'Nullable(UInt16)') AS l_min,
-		       toUInt64(0) AS s_count, toUInt64(0) AS s_sum, toUInt64(0) AS s_sq, CAST(NULL, 'Nullable(UInt16)') AS s_min,
-		       toUInt64(0) AS p_count, toUInt64(0) AS p_sum, toUInt64(0) AS p_sq, CAST(NULL, 'Nullable(UInt16)') AS p_min,
-		       sumMap(positions) AS m_positions,
-		       countIf(passes > 0 AND engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')) AS ai_queries,
-		       countIf(passes > 0 AND engine = 'google_serp') AS serp_queries,
-		       countIf(passes > 0 AND engine = 'google_shopping') AS shopping_queries,
-		       countIf(mention_n > 0) AS m_queries, countIf(link_n > 0) AS l_queries,
-		       countIf(serp_n > 0) AS s_queries, countIf(shopping_n > 0) AS p_queries
-		FROM (
-			SELECT tracked_query_id, engine, sum(passes) AS passes, sum(mention_count) AS mention_n,
-			       sum(link_count) AS link_n, sum(serp_count) AS serp_n, sum(shopping_count) AS shopping_n,
-			       sumMap(mention_positions) AS positions
-			FROM `+perQuery+`
-			WHERE relation = 'own'
-			GROUP BY tracked_query_id, engine
-		)
-		UNION ALL
-		SELECT 'previous' AS arm, toUUID('00000000-0000-0000-0000-000000000000') AS competitor,
-		       sumIf(passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')) AS ai_passes,
-		       sumIf(passes, engine = 'google_serp') AS serp_passes,
-		       sumIf(passes, engine = 'google_shopping') AS shopping_passes,
-		       sum(mention_n) AS m_count, sum(mention_sum) AS m_sum, toUInt64(0) AS m_sq,
-		       CAST(NULL, 'Nullable(UInt16)') AS m_min,
-		       sum(link_n) AS l_count, sum(link_sum) AS l_sum, toUInt64(0) AS l_sq,
-		       CAST(NULL, 'Nullable(UInt16)') AS l_min,
-		       sum(serp_n) AS s_count, sum(serp_sum) AS s_sum, toUInt64(0) AS s_sq,
-		       CAST(NULL, 'Nullable(UInt16)') AS s_min,
-		       sum(shopping_n) AS p_count, sum(shopping_sum) AS p_sum, toUInt64(0) AS p_sq,
-		       CAST(NULL, 'Nullable(UInt16)') AS p_min,
-		       CAST(map(), 'Map(UInt16, UInt64)') AS m_positions,
-		       toUInt64(0) AS ai_queries, toUInt64(0) AS serp_queries, toUInt64(0) AS shopping_queries,
-		       toUInt64(0) AS m_queries, toUInt64(0) AS l_queries, toUInt64(0) AS s_queries, toUInt64(0) AS p_queries
-		FROM (
-			SELECT engine, sum(passes) AS passes,
-			       sum(mention_count) AS mention_n, sum(mention_position_sum) AS mention_sum,
-			       sum(link_count) AS link_n, sum(link_position_sum) AS link_sum,
-			       sum(serp_count) AS serp_n, sum(serp_position_sum) AS serp_sum,
-			       sum(shopping_count) AS shopping_n, sum(shopping_position_sum) AS shopping_sum
-			FROM `+previous+`
-			WHERE relation = 'own'
-			GROUP BY engine
-		)
-		UNION ALL
-		SELECT 'competitor' AS arm, competitor_id AS competitor,
-		       toUInt64(0) AS ai_passes, toUInt64(0) AS serp_passes, toUInt64(0) AS shopping_passes,
-		       sum(mention_count) AS m_count, sum(mention_position_sum) AS m_sum, toUInt64(0) AS m_sq,
-		       CAST(NULL, 'Nullable(UInt16)') AS m_min,
-		       toUInt64(0) AS l_count, toUInt64(0) AS l_sum, toUInt64(0) AS l_sq, CAST(NULL, 'Nullable(UInt16)') AS l_min,
-		       toUInt64(0) AS s_count, toUInt64(0) AS s_sum, toUInt64(0) AS s_sq, CAST(NULL, 'Nullable(UInt16)') AS s_min,
-		       toUInt64(0) AS p_count, toUInt64(0) AS p_sum, toUInt64(0) AS p_sq, CAST(NULL, 'Nullable(UInt16)') AS p_min,
-		       CAST(map(), 'Map(UInt16, UInt64)') AS m_positions,
-		       toUInt64(0) AS ai_queries, toUInt64(0) AS serp_queries, toUInt64(0) AS shopping_queries,
-		       toUInt64(0) AS m_queries, toUInt64(0) AS l_queries, toUInt64(0) AS s_queries, toUInt64(0) AS p_queries
-		FROM `+current+`
-		WHERE relation = 'tracked-competitor'
-		GROUP BY competitor_id`, args, func(rows driver.Rows) error {
-		var arm string
-		var competitor uuid.UUID
-		var r rankSums
-		var positions map[uint16]uint64
-		var queries [3]uint64
-		var withResult [4]uint64
-		dest := []any{&arm, &competitor, &r.aiPasses, &r.serpPasses, &r.shoppingPasses}
+		dest := []any{&current, &k.relation, &k.competitor, &engine, &passes}
 		for _, p := range []*positionSums{&r.mention, &r.link, &r.serp, &r.shopping} {
 			dest = append(dest, &p.count, &p.sum, &p.sq, &p.min)
 		}
-		dest = append(dest, &positions, &queries[0], &queries[1], &queries[2],
-			&withResult[0], &withResult[1], &withResult[2], &withResult[3])
 		if err := rows.Scan(dest...); err != nil {
 			return err
 		}
-		switch arm {
-		case "current":
-			brand(ownBrand).cur = r
-		case "queries":
-			b := brand(ownBrand)
-			b.positions, b.queries, b.withResult = positions, queries, withResult
-		case "previous":
-			brand(ownBrand).prev = r
-		default:
-			brand(brandKey{relation: "tracked-competitor", competitor: competitor}).cur = r
+		if k == ownBrand {
+			// Only the own brand's passes divide rates.
+			switch engineKind(engine) {
+			case 0:
+				r.aiPasses = passes
+			case 1:
+				r.serpPasses = passes
+			case 2:
+				r.shoppingPasses = passes
+			}
+		}
+		b := entryOf(out, k)
+		if current == 1 {
+			b.cur.add(r)
+		} else {
+			b.prev.add(r)
 		}
 		return nil
 	})
@@ -563,45 +510,74 @@ func (a *Analytics) metricsRanks(ctx context.Context, scope Scope) (map[brandKey
 	return out, nil
 }
 
+// metricsQueries reads the own brand's per-query counters of the current
+// window and its mention position distribution, whole months from
+// ranks_monthly (perQueryFrom), per engine: a query counts for an engine
+// when any of its rows there has a pass (or a result), the sums being of
+// counts that are never negative.
+func (a *Analytics) metricsQueries(ctx context.Context, scope Scope) (ownQueries, error) {
+	out := ownQueries{positions: map[uint16]uint64{}}
+	from, args := perQueryFrom("ranks_daily", scope)
+	err := scanRows(ctx, a.Conn, "reading per-query counts", `
+		SELECT engine, sumMap(mention_positions), uniqExactIf(tracked_query_id, passes > 0),
+		       uniqExactIf(tracked_query_id, mention_count > 0), uniqExactIf(tracked_query_id, link_count > 0),
+		       uniqExactIf(tracked_query_id, serp_count > 0), uniqExactIf(tracked_query_id, shopping_count > 0)
+		FROM `+from+`
+		WHERE relation = 'own'
+		GROUP BY engine`, args, func(rows driver.Rows) error {
+		var (
+			engine     string
+			positions  map[uint16]uint64
+			queries    uint64
+			withResult [4]uint64
+		)
+		if err := rows.Scan(&engine, &positions, &queries,
+			&withResult[0], &withResult[1], &withResult[2], &withResult[3]); err != nil {
+			return err
+		}
+		if kind := engineKind(engine); kind >= 0 {
+			out.queries[kind] += queries
+		}
+		for i, n := range withResult {
+			out.withResult[i] += n
+		}
+		for pos, n := range positions {
+			out.positions[pos] += n
+		}
+		return nil
+	})
+	return out, err
+}
+
 // metricsVoices reads every brand's mentions_daily sums in the current and
-// the previous window (mention types only in the current one), and their
-// totals over every brand, untracked ones included: one query of two arms,
-// each reading its window's days.
+// the previous window in one pass (trendFrom), mention types kept for the
+// current one, and their totals over every brand, untracked ones included.
 func (a *Analytics) metricsVoices(ctx context.Context, scope Scope) (map[brandKey]*brandVoices, [2]voiceSums, error) {
 	var total [2]voiceSums
-	current, currentArgs := scope.rollupFrom("mentions_daily")
-	previous, previousArgs := scope.Previous().rollupFrom("mentions_daily")
+	from, fromArgs := scope.trendFrom("mentions_daily")
 	out := map[brandKey]*brandVoices{}
 	err := scanRows(ctx, a.Conn, "reading mention sums", `
-		SELECT toUInt8(0) AS period, toString(relation) AS brand, competitor_id, sum(worth) AS worth,
-		       sum(mentions) AS all_mentions, sum(tone_positive) AS positive, sum(tone_neutral) AS neutral,
-		       sum(tone_negative) AS negative, sum(type_recommendation) AS recommendation,
-		       sum(type_comparison) AS comparison, sum(type_listing) AS listing, sum(type_example) AS example,
-		       sum(type_reference) AS reference
-		FROM `+current+`
-		GROUP BY relation, competitor_id
-		UNION ALL
-		SELECT toUInt8(1) AS period, toString(relation) AS brand, competitor_id, sum(worth) AS worth,
-		       sum(mentions) AS all_mentions, sum(tone_positive) AS positive, sum(tone_neutral) AS neutral,
-		       sum(tone_negative) AS negative, toUInt64(0) AS recommendation, toUInt64(0) AS comparison,
-		       toUInt64(0) AS listing, toUInt64(0) AS example, toUInt64(0) AS reference
-		FROM `+previous+`
-		GROUP BY relation, competitor_id`, append(append([]any{}, currentArgs...), previousArgs...), func(rows driver.Rows) error {
-		var window uint8
+		SELECT toUInt8(day >= ?) AS current, toString(relation) AS brand, competitor_id, sum(worth), sum(mentions),
+		       sum(tone_positive), sum(tone_neutral), sum(tone_negative), sum(type_recommendation),
+		       sum(type_comparison), sum(type_listing), sum(type_example), sum(type_reference)
+		FROM `+from+`
+		GROUP BY current, relation, competitor_id`, append([]any{sqlDay(scope.From)}, fromArgs...), func(rows driver.Rows) error {
+		var current uint8
 		var k brandKey
 		var v voiceSums
 		var mentions uint64
 		var types MentionTypeCounts
-		if err := rows.Scan(&window, &k.relation, &k.competitor, &v.worth, &mentions,
+		if err := rows.Scan(&current, &k.relation, &k.competitor, &v.worth, &mentions,
 			&v.positive, &v.neutral, &v.negative,
 			&types.Recommendation, &types.Comparison, &types.Listing, &types.Example, &types.Reference); err != nil {
 			return err
 		}
 		b := entryOf(out, k)
-		if window == 0 {
+		window := 0
+		if current == 1 {
 			b.cur, b.types = v, types
 		} else {
-			b.prev = v
+			b.prev, window = v, 1
 		}
 		total[window].allWorth += v.worth
 		total[window].allMentions += mentions
@@ -637,7 +613,7 @@ type ClusterMetrics struct {
 
 // ClusterMetrics computes one row per group, in the groups' order, over
 // scope and the groups' tracked queries. One read returns the own brand's
-// sums per tracked query (ranks joined to mentions, whole months from the
+// sums per tracked query (ranks and mentions, whole months from the
 // monthly rollups); a query in several groups counts in each. The read is
 // narrowed to the union of the groups (scope's own tracked-query filter is
 // replaced by it) when the union is small; a long list of ids costs more to match row by row than
@@ -693,51 +669,58 @@ type querySums struct {
 	voice voiceSums
 }
 
-// querySums reads the own brand's sums per tracked query over scope.
+// querySums reads the own brand's sums per tracked query over scope: the
+// rank sums of every query with a completed capture, with its mention sums
+// (two queries run together, joined here).
 func (a *Analytics) querySums(ctx context.Context, scope Scope) (map[uuid.UUID]querySums, error) {
 	ranks, ranksArgs := perQueryFrom("ranks_daily", scope)
 	voices, voicesArgs := perQueryFrom("mentions_daily", scope)
 	out := map[uuid.UUID]querySums{}
-	err := scanRows(ctx, a.Conn, "reading per-query sums", `
-		SELECT r.tracked_query_id, r.ai_passes, r.serp_passes, r.shopping_passes,
-		       r.mention_count, r.mention_sum, r.link_count, r.link_sum,
-		       r.serp_count, r.serp_sum, r.shopping_count, r.shopping_sum,
-		       v.own_worth, v.all_worth, v.all_mentions, v.positive, v.neutral, v.negative
-		FROM (
+	voiced := map[uuid.UUID]voiceSums{}
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		return scanRows(gctx, a.Conn, "reading per-query rank sums", `
 			SELECT tracked_query_id,
-			       sumIf(passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')) AS ai_passes,
-			       sumIf(passes, engine = 'google_serp') AS serp_passes,
-			       sumIf(passes, engine = 'google_shopping') AS shopping_passes,
-			       sum(mention_count) AS mention_count, sum(mention_position_sum) AS mention_sum,
-			       sum(link_count) AS link_count, sum(link_position_sum) AS link_sum,
-			       sum(serp_count) AS serp_count, sum(serp_position_sum) AS serp_sum,
-			       sum(shopping_count) AS shopping_count, sum(shopping_position_sum) AS shopping_sum
+			       sumIf(passes, engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')),
+			       sumIf(passes, engine = 'google_serp'), sumIf(passes, engine = 'google_shopping'),
+			       sum(mention_count), sum(mention_position_sum), sum(link_count), sum(link_position_sum),
+			       sum(serp_count), sum(serp_position_sum), sum(shopping_count), sum(shopping_position_sum)
 			FROM `+ranks+`
 			WHERE relation = 'own'
-			GROUP BY tracked_query_id
-		) AS r
-		LEFT JOIN (
-			SELECT tracked_query_id,
-			       sumIf(worth, relation = 'own') AS own_worth, sum(worth) AS all_worth, sum(mentions) AS all_mentions,
-			       sumIf(tone_positive, relation = 'own') AS positive, sumIf(tone_neutral, relation = 'own') AS neutral,
-			       sumIf(tone_negative, relation = 'own') AS negative
-			FROM `+voices+`
-			GROUP BY tracked_query_id
-		) AS v ON v.tracked_query_id = r.tracked_query_id`, append(append([]any{}, ranksArgs...), voicesArgs...), func(rows driver.Rows) error {
-		var id uuid.UUID
-		var q querySums
-		if err := rows.Scan(&id, &q.ranks.aiPasses, &q.ranks.serpPasses, &q.ranks.shoppingPasses,
-			&q.ranks.mention.count, &q.ranks.mention.sum, &q.ranks.link.count, &q.ranks.link.sum,
-			&q.ranks.serp.count, &q.ranks.serp.sum, &q.ranks.shopping.count, &q.ranks.shopping.sum,
-			&q.voice.worth, &q.voice.allWorth, &q.voice.allMentions,
-			&q.voice.positive, &q.voice.neutral, &q.voice.negative); err != nil {
-			return err
-		}
-		out[id] = q
-		return nil
+			GROUP BY tracked_query_id`, ranksArgs, func(rows driver.Rows) error {
+			var id uuid.UUID
+			var q querySums
+			if err := rows.Scan(&id, &q.ranks.aiPasses, &q.ranks.serpPasses, &q.ranks.shoppingPasses,
+				&q.ranks.mention.count, &q.ranks.mention.sum, &q.ranks.link.count, &q.ranks.link.sum,
+				&q.ranks.serp.count, &q.ranks.serp.sum, &q.ranks.shopping.count, &q.ranks.shopping.sum); err != nil {
+				return err
+			}
+			out[id] = q
+			return nil
+		})
 	})
-	if err != nil {
+	g.Go(func() error {
+		return scanRows(gctx, a.Conn, "reading per-query mention sums", `
+			SELECT tracked_query_id, sumIf(worth, relation = 'own'), sum(worth), sum(mentions),
+			       sumIf(tone_positive, relation = 'own'), sumIf(tone_neutral, relation = 'own'),
+			       sumIf(tone_negative, relation = 'own')
+			FROM `+voices+`
+			GROUP BY tracked_query_id`, voicesArgs, func(rows driver.Rows) error {
+			var id uuid.UUID
+			var v voiceSums
+			if err := rows.Scan(&id, &v.worth, &v.allWorth, &v.allMentions, &v.positive, &v.neutral, &v.negative); err != nil {
+				return err
+			}
+			voiced[id] = v
+			return nil
+		})
+	})
+	if err := g.Wait(); err != nil {
 		return nil, err
+	}
+	for id, q := range out {
+		q.voice = voiced[id]
+		out[id] = q
 	}
 	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/google/uuid"
+	"golang.org/x/sync/errgroup"
 )
 
 // OverviewProject is an active project of the organization the overview
@@ -74,7 +75,7 @@ type projectSums struct {
 // Overview computes the overview of projects over the days from..to, with
 // the share of voice's trend against the equally long window before. Rows
 // are ordered by share of voice, greatest first, projects without one last,
-// then by name. One read: ranks_daily joined to mentions_daily per project.
+// then by name. Two reads run together: ranks_daily and mentions_daily per project.
 func (a *Analytics) Overview(ctx context.Context, projects []OverviewProject, from, to time.Time) (*Overview, error) {
 	sums := map[uuid.UUID]projectSums{}
 	if len(projects) > 0 {
@@ -108,11 +109,12 @@ func (a *Analytics) Overview(ctx context.Context, projects []OverviewProject, fr
 }
 
 // projectSums reads each project's own-brand sums over the days from..to
-// and the equally long window before them: one query of three arms, the
-// current window's own AI ranks, its mentions, and the previous window's
-// mentions (its share of voice is all the trend needs). Every arm sums
-// plain columns per project and brand, so the rollups' per-market
-// projections answer them; the own brand is picked after that.
+// and the equally long window before them, in two queries run together: the
+// current window's own AI ranks per project, and the mentions of both
+// windows per project and brand in one pass (the previous window's share of
+// voice is all the trend needs). Both sum plain columns per project and
+// brand, so the rollups' per-market projections answer them; the own brand
+// is picked here.
 func (a *Analytics) projectSums(ctx context.Context, projects []OverviewProject, from, to time.Time) (map[uuid.UUID]projectSums, error) {
 	ids := make([]uuid.UUID, len(projects))
 	for i, p := range projects {
@@ -120,64 +122,68 @@ func (a *Analytics) projectSums(ctx context.Context, projects []OverviewProject,
 	}
 	cur := Scope{From: from, To: to}.bounded()
 	prev := Scope{From: from, To: to}.Previous().bounded()
+	ranks := map[uuid.UUID]rankSums{}
+	type window struct {
+		project uuid.UUID
+		current uint8
+	}
+	voices := map[window]*voiceSums{}
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		return scanRows(gctx, a.Conn, "reading project rank sums", `
+			SELECT project_id, sum(passes), sum(mention_count), sum(mention_position_sum)
+			FROM ranks_daily
+			WHERE project_id IN ? AND day >= ? AND day <= ? AND relation = 'own'
+			  AND engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')
+			GROUP BY project_id`, []any{ids, cur.From, cur.To}, func(rows driver.Rows) error {
+			var id uuid.UUID
+			var r rankSums
+			if err := rows.Scan(&id, &r.aiPasses, &r.mention.count, &r.mention.sum); err != nil {
+				return err
+			}
+			ranks[id] = r
+			return nil
+		})
+	})
+	g.Go(func() error {
+		return scanRows(gctx, a.Conn, "reading project mention sums", `
+			SELECT toUInt8(day >= ?) AS current, project_id, toString(relation), sum(worth), sum(mentions),
+			       sum(tone_positive), sum(tone_neutral), sum(tone_negative)
+			FROM mentions_daily
+			WHERE project_id IN ? AND day >= ? AND day <= ?
+			GROUP BY current, project_id, relation`, []any{cur.From, ids, prev.From, cur.To}, func(rows driver.Rows) error {
+			var w window
+			var relation string
+			var worth float64
+			var mentions, positive, neutral, negative uint64
+			if err := rows.Scan(&w.current, &w.project, &relation, &worth, &mentions, &positive, &neutral, &negative); err != nil {
+				return err
+			}
+			v := entryOf(voices, w)
+			v.allWorth += worth
+			v.allMentions += mentions
+			if relation == "own" {
+				v.worth = worth
+				if w.current == 1 {
+					v.positive, v.neutral, v.negative = positive, neutral, negative
+				}
+			}
+			return nil
+		})
+	})
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
 	out := map[uuid.UUID]projectSums{}
-	err := scanRows(ctx, a.Conn, "reading project sums", `
-		SELECT 0 AS arm, project_id, sum(passes) AS ai_passes, sum(mention_count) AS mention_count,
-		       sum(mention_position_sum) AS mention_sum, toFloat64(0) AS own_worth, toFloat64(0) AS all_worth,
-		       toUInt64(0) AS all_mentions, toUInt64(0) AS positive, toUInt64(0) AS neutral, toUInt64(0) AS negative
-		FROM ranks_daily
-		WHERE project_id IN ? AND day >= ? AND day <= ? AND relation = 'own'
-		  AND engine IN ('chatgpt', 'perplexity', 'google_ai_overview', 'google_ai_mode')
-		GROUP BY project_id
-		UNION ALL
-		SELECT 1 AS arm, project_id, toUInt64(0) AS ai_passes, toUInt64(0) AS mention_count, toUInt64(0) AS mention_sum,
-		       sumIf(brand_worth, relation = 'own') AS own_worth, sum(brand_worth) AS all_worth,
-		       sum(brand_mentions) AS all_mentions,
-		       sumIf(brand_positive, relation = 'own') AS positive, sumIf(brand_neutral, relation = 'own') AS neutral,
-		       sumIf(brand_negative, relation = 'own') AS negative
-		FROM (
-			SELECT project_id, relation, sum(worth) AS brand_worth, sum(mentions) AS brand_mentions,
-			       sum(tone_positive) AS brand_positive, sum(tone_neutral) AS brand_neutral,
-			       sum(tone_negative) AS brand_negative
-			FROM mentions_daily
-			WHERE project_id IN ? AND day >= ? AND day <= ?
-			GROUP BY project_id, relation
-		)
-		GROUP BY project_id
-		UNION ALL
-		SELECT 2 AS arm, project_id, toUInt64(0) AS ai_passes, toUInt64(0) AS mention_count, toUInt64(0) AS mention_sum,
-		       sumIf(brand_worth, relation = 'own') AS own_worth, sum(brand_worth) AS all_worth,
-		       sum(brand_mentions) AS all_mentions,
-		       toUInt64(0) AS positive, toUInt64(0) AS neutral, toUInt64(0) AS negative
-		FROM (
-			SELECT project_id, relation, sum(worth) AS brand_worth, sum(mentions) AS brand_mentions
-			FROM mentions_daily
-			WHERE project_id IN ? AND day >= ? AND day <= ?
-			GROUP BY project_id, relation
-		)
-		GROUP BY project_id`, []any{ids, cur.From, cur.To, ids, cur.From, cur.To, ids, prev.From, prev.To}, func(rows driver.Rows) error {
-		var arm uint8
-		var id uuid.UUID
-		var r rankSums
-		var v voiceSums
-		if err := rows.Scan(&arm, &id, &r.aiPasses, &r.mention.count, &r.mention.sum,
-			&v.worth, &v.allWorth, &v.allMentions, &v.positive, &v.neutral, &v.negative); err != nil {
-			return err
+	for _, id := range ids {
+		s := projectSums{ranks: ranks[id]}
+		if v := voices[window{id, 1}]; v != nil {
+			s.cur = *v
 		}
-		s := out[id]
-		switch arm {
-		case 0:
-			s.ranks = r
-		case 1:
-			s.cur = v
-		default:
-			s.prev = v
+		if v := voices[window{id, 0}]; v != nil {
+			s.prev = *v
 		}
 		out[id] = s
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	return out, nil
 }

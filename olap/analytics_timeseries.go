@@ -174,7 +174,8 @@ func (a *Analytics) timeseriesSums(ctx context.Context, q TimeseriesQuery) (map[
 	if !ok {
 		bucket = bucketSQL[GranularityDaily]
 	}
-	where, whereArgs := q.rollupWhere()
+	ranks, ranksWhere, ranksArgs := q.seriesRows("ranks_daily")
+	voices, voicesWhere, voicesArgs := q.seriesRows("mentions_daily")
 	competitors := q.CompetitorIDs
 	if competitors == nil {
 		competitors = []uuid.UUID{}
@@ -192,8 +193,8 @@ func (a *Analytics) timeseriesSums(ctx context.Context, q TimeseriesQuery) (map[
 			       sum(link_count) AS link_n, sum(link_position_sum) AS link_sum,
 			       sum(serp_count) AS serp_n, sum(serp_position_sum) AS serp_sum,
 			       sum(shopping_count) AS shopping_n, sum(shopping_position_sum) AS shopping_sum
-			FROM ranks_daily
-			WHERE ` + where + ` AND (relation = 'own' OR competitor_id IN ?)
+			FROM ` + ranks + `
+			WHERE ` + ranksWhere + ` AND (relation = 'own' OR competitor_id IN ?)
 			GROUP BY bucket, relation, competitor_id, engine
 		)
 		GROUP BY bucket, relation, competitor_id
@@ -202,11 +203,11 @@ func (a *Analytics) timeseriesSums(ctx context.Context, q TimeseriesQuery) (map[
 		       toUInt64(0), toUInt64(0), toUInt64(0), toUInt64(0), toUInt64(0), toUInt64(0),
 		       toUInt64(0), toUInt64(0), toUInt64(0), toUInt64(0),
 		       sum(mentions), sum(worth), sum(tone_positive), sum(tone_neutral)
-		FROM mentions_daily
-		WHERE ` + where + `
+		FROM ` + voices + `
+		WHERE ` + voicesWhere + `
 		GROUP BY bucket, relation, competitor_id`
-	args := append(append([]any{q.From}, whereArgs...), competitors, q.From)
-	args = append(args, whereArgs...)
+	args := append(append([]any{q.From}, ranksArgs...), competitors, q.From)
+	args = append(args, voicesArgs...)
 	requested := make(map[uuid.UUID]bool, len(competitors))
 	for _, id := range competitors {
 		requested[id] = true
@@ -248,6 +249,23 @@ func (a *Analytics) timeseriesSums(ctx context.Context, q TimeseriesQuery) (map[
 		return nil, err
 	}
 	return out, nil
+}
+
+// seriesRows is the FROM item and the predicate of the series' rows of
+// daily (ranks_daily or mentions_daily): the daily rollup and the scope's
+// predicate, the per-market projection answering reads without a
+// tracked-query filter. Monthly buckets over such a filter (a single
+// tracked query's series, a cluster filter) leave the projection unused and
+// would read the daily rollup a row per query and day, so they take the
+// window's whole months from the monthly rollup, whose rows fall in their
+// month's bucket (perQueryFrom, which holds the scope's predicate).
+func (q TimeseriesQuery) seriesRows(daily string) (from, where string, args []any) {
+	if q.Granularity == GranularityMonthly && q.TrackedQueryIDs != nil {
+		from, args = perQueryFrom(daily, q.Scope)
+		return from, "1", args
+	}
+	where, args = q.rollupWhere()
+	return daily, where, args
 }
 
 // add adds the sums of another row of the same brand and bucket.
